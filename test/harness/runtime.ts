@@ -1,0 +1,224 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports */
+/**
+ * The process-wide setup n8n-core needs (dependency injection, instance settings, logger) and
+ * the registries of node and credential types. Everything else in the harness builds on this.
+ *
+ * n8n-core resolves its own copies of `@n8n/di` and `@n8n/backend-common` (nested under
+ * node_modules/n8n-core), so the harness loads them from n8n-core's location: a Container
+ * taken from elsewhere would be a different registry.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+import { InstanceSettings } from 'n8n-core';
+import type {
+	ICredentialType,
+	IDataObject,
+	INodeProperties,
+	INodeType,
+	INodeTypes,
+	IVersionedNodeType,
+} from 'n8n-workflow';
+import { NodeHelpers, UnexpectedError } from 'n8n-workflow';
+
+export const ROOT = path.resolve(__dirname, '..', '..');
+
+const coreRequire = createRequire(require.resolve('n8n-core'));
+const { Container } = coreRequire('@n8n/di') as typeof import('@n8n/di');
+const { Logger } = coreRequire('@n8n/backend-common') as { Logger: abstract new () => object };
+
+let initialized = false;
+
+/**
+ * Registers what n8n-core takes from its DI container during an execution: a silent logger
+ * and instance settings whose folder is a private temporary directory (n8n writes its
+ * settings file there; it is removed when the process exits). No environment variable is set.
+ */
+export function initRuntime(): void {
+	if (initialized) return;
+	initialized = true;
+
+	const noop = () => {};
+	const silentLogger = {
+		error: noop,
+		warn: noop,
+		info: noop,
+		debug: noop,
+		scoped() {
+			return silentLogger;
+		},
+	};
+	Container.set(Logger, silentLogger);
+
+	const folder = mkdtempSync(path.join(tmpdir(), 'n8n-harness-'));
+	process.once('exit', () => rmSync(folder, { recursive: true, force: true }));
+	const instanceSettingsConfig = {
+		n8nFolder: folder,
+		userHome: folder,
+		encryptionKey: randomBytes(24).toString('base64'),
+		enforceSettingsFilePermissions: false,
+	};
+	const settings = new (InstanceSettings as unknown as new (
+		config: object,
+		logger: object,
+	) => InstanceSettings)(instanceSettingsConfig, silentLogger);
+	Container.set(InstanceSettings, settings);
+}
+
+/* ------------------------------------------------------------------ node types */
+
+/** Our node types, by full type name: file (relative to the repository) and exported class. */
+const OUR_NODE_TYPES: Record<string, { file: string; className: string }> = {
+	'n8n-nodes-erp.erp': { file: 'nodes/Erp/Erp.node.ts', className: 'Erp' },
+	'n8n-nodes-erp.erpTrigger': { file: 'nodes/ErpTrigger/ErpTrigger.node.ts', className: 'ErpTrigger' },
+};
+
+const loadedNodeTypes = new Map<string, INodeType | IVersionedNodeType>();
+
+function loadClass<T>(file: string, className: string): T {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const mod = require(path.join(ROOT, file)) as Record<string, new () => T>;
+	const cls = mod[className];
+	if (typeof cls !== 'function') {
+		throw new UnexpectedError(`${file} does not export a class named ${className}`);
+	}
+	return new cls();
+}
+
+/** Loads one of our node types from its TypeScript source (through tsx). Lazy and cached. */
+export function loadNodeType(type: string): INodeType {
+	const found = loadAnyNodeType(type);
+	return NodeHelpers.getVersionedNodeType(found);
+}
+
+function loadAnyNodeType(type: string): INodeType | IVersionedNodeType {
+	const cached = loadedNodeTypes.get(type);
+	if (cached) return cached;
+	const entry = OUR_NODE_TYPES[type];
+	if (!entry) throw new UnexpectedError(`Unknown node type "${type}"`);
+	const nodeType = loadClass<INodeType | IVersionedNodeType>(entry.file, entry.className);
+	loadedNodeTypes.set(type, nodeType);
+	return nodeType;
+}
+
+/** n8n's INodeTypes over the given node types, falling back to ours (loaded on demand). */
+export class HarnessNodeTypes implements INodeTypes {
+	constructor(private readonly extra: Record<string, INodeType | IVersionedNodeType> = {}) {}
+
+	getByName(nodeType: string): INodeType | IVersionedNodeType {
+		return this.extra[nodeType] ?? loadAnyNodeType(nodeType);
+	}
+
+	getByNameAndVersion(nodeType: string, version?: number): INodeType {
+		return NodeHelpers.getVersionedNodeType(this.getByName(nodeType), version);
+	}
+
+	getKnownTypes(): IDataObject {
+		return {};
+	}
+}
+
+/* ------------------------------------------------------------ credential types */
+
+/**
+ * n8n's generic `oAuth2Api` credential type (it lives in n8n-nodes-base, which is not
+ * installed): the fields `requestOAuth2` and the editor's connect flow read, with n8n's
+ * defaults, so that `extends: ['oAuth2Api']` resolves and merges as in n8n.
+ */
+export class OAuth2Api implements ICredentialType {
+	name = 'oAuth2Api';
+
+	displayName = 'OAuth2 API';
+
+	genericAuth = true;
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'Use Dynamic Client Registration',
+			name: 'useDynamicClientRegistration',
+			type: 'hidden',
+			default: false,
+		},
+		{
+			displayName: 'Grant Type',
+			name: 'grantType',
+			type: 'options',
+			options: [
+				{ name: 'Authorization Code', value: 'authorizationCode' },
+				{ name: 'Client Credentials', value: 'clientCredentials' },
+				{ name: 'PKCE', value: 'pkce' },
+			],
+			default: 'authorizationCode',
+		},
+		{
+			displayName: 'Authorization URL',
+			name: 'authUrl',
+			type: 'string',
+			displayOptions: { show: { grantType: ['authorizationCode', 'pkce'] } },
+			default: '',
+			required: true,
+		},
+		{ displayName: 'Access Token URL', name: 'accessTokenUrl', type: 'string', default: '', required: true },
+		{ displayName: 'Client ID', name: 'clientId', type: 'string', default: '', required: true },
+		{
+			displayName: 'Client Secret',
+			name: 'clientSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+		},
+		{ displayName: 'Scope', name: 'scope', type: 'string', default: '' },
+		{
+			displayName: 'Auth URI Query Parameters',
+			name: 'authQueryParameters',
+			type: 'string',
+			displayOptions: { show: { grantType: ['authorizationCode', 'pkce'] } },
+			default: '',
+		},
+		{
+			displayName: 'Authentication',
+			name: 'authentication',
+			type: 'options',
+			options: [
+				{ name: 'Body', value: 'body' },
+				{ name: 'Header', value: 'header' },
+			],
+			default: 'header',
+		},
+		{
+			displayName: 'Ignore SSL Issues (Insecure)',
+			name: 'ignoreSSLIssues',
+			type: 'boolean',
+			default: false,
+			doNotInherit: true,
+		},
+		{ displayName: 'JWE Token Decryption', name: 'jweEnabled', type: 'boolean', default: false, doNotInherit: true },
+	];
+}
+
+/** Our credential types, by name: file and exported class. Loaded only when used. */
+const OUR_CREDENTIAL_TYPES: Record<string, { file: string; className: string }> = {
+	erpApi: { file: 'credentials/ErpApi.credentials.ts', className: 'ErpApi' },
+	erpOAuth2Api: { file: 'credentials/ErpOAuth2Api.credentials.ts', className: 'ErpOAuth2Api' },
+};
+
+const loadedCredentialTypes = new Map<string, ICredentialType>([['oAuth2Api', new OAuth2Api()]]);
+
+/** The credential type `name`: from `extra`, n8n's oAuth2Api, or ours (loaded on demand). */
+export function getCredentialType(
+	name: string,
+	extra: Record<string, ICredentialType> = {},
+): ICredentialType {
+	if (extra[name]) return extra[name];
+	const cached = loadedCredentialTypes.get(name);
+	if (cached) return cached;
+	const entry = OUR_CREDENTIAL_TYPES[name];
+	if (!entry) throw new UnexpectedError(`Unknown credential type "${name}"`);
+	const type = loadClass<ICredentialType>(entry.file, entry.className);
+	loadedCredentialTypes.set(name, type);
+	return type;
+}
