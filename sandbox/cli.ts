@@ -1,0 +1,52 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals */
+// `npm run sandbox [-- --port 4010 --host 127.0.0.1 --articles 250 --seed 1]`
+import { DEMO_KEYS, DEMO_OAUTH_CLIENT, startSandbox } from './index';
+
+function parseArgs(argv: string[]) {
+	const out: { port: number; host: string; articles?: number; seed?: number } = {
+		port: 4010,
+		host: '127.0.0.1',
+	};
+	for (let i = 0; i < argv.length; i++) {
+		const [flag, inline] = argv[i].split('=', 2);
+		const value = inline ?? argv[++i];
+		const num = () => {
+			const n = Number(value);
+			if (!Number.isInteger(n) || n < 0) throw new Error(`${flag} needs a non-negative integer`);
+			return n;
+		};
+		if (flag === '--port') out.port = num();
+		else if (flag === '--host') out.host = value;
+		else if (flag === '--articles') out.articles = num();
+		else if (flag === '--seed') out.seed = num();
+		else throw new Error(`Unknown option ${flag} (use --port, --host, --articles, --seed)`);
+	}
+	return out;
+}
+
+async function main() {
+	const args = parseArgs(process.argv.slice(2));
+	const sandbox = await startSandbox({ ...args, quiet: false });
+	process.stdout.write(
+		[
+			`ERP sandbox listening`,
+			`  Base URL:          ${sandbox.baseUrl}`,
+			`  Demo keys:         ${DEMO_KEYS.full} (all scopes)`,
+			`                     ${DEMO_KEYS.readonly} (read scopes)`,
+			`  OAuth2:            ${sandbox.url}/oauth/authorize, ${sandbox.url}/oauth/token`,
+			`  Demo OAuth client: client_id ${DEMO_OAUTH_CLIENT.clientId}, client_secret ${DEMO_OAUTH_CLIENT.clientSecret}`,
+			`  Control API:       ${sandbox.url}/_sandbox/ (see sandbox/README.md)`,
+			'',
+		].join('\n'),
+	);
+	const stop = () => {
+		void sandbox.close().then(() => process.exit(0));
+	};
+	process.on('SIGINT', stop);
+	process.on('SIGTERM', stop);
+}
+
+main().catch((e: Error) => {
+	process.stderr.write(`${e.message}\n`);
+	process.exit(1);
+});

@@ -1,0 +1,62 @@
+// The control API under /_sandbox/ (no auth, never counted in stats).
+import type { App } from './server';
+import { ApiError, json, Router, validateBody } from './http';
+import {
+	controlConfigSchema,
+	eventEmitSchema,
+	faultsBodySchema,
+	keyCreateSchema,
+	keyRevokeSchema,
+	resetSchema,
+} from './schemas';
+
+export interface ControlCtx {
+	app: App;
+	qs: URLSearchParams;
+	body(): unknown;
+}
+
+export function controlRouter(): Router<ControlCtx> {
+	return new Router<ControlCtx>()
+		.add('POST', '/_sandbox/reset', ({ app, body }) => {
+			const input = validateBody(resetSchema, body());
+			app.reset(input);
+			return json(200, { ok: true, articles: app.store.articles.size });
+		})
+		.add('GET', '/_sandbox/config', ({ app }) => json(200, app.config))
+		.add('POST', '/_sandbox/config', ({ app, body }) =>
+			json(200, app.configure(validateBody(controlConfigSchema, body()))),
+		)
+		.add('GET', '/_sandbox/faults', ({ app }) => json(200, { faults: app.faults.list() }))
+		.add('POST', '/_sandbox/faults', ({ app, body }) => {
+			const input = validateBody(faultsBodySchema, body());
+			app.faults.set(input.faults, input.seed);
+			return json(200, { faults: app.faults.list() });
+		})
+		.add('POST', '/_sandbox/events', ({ app, body }) => {
+			const input = validateBody(eventEmitSchema, body());
+			const event = app.webhooks.emit(input.type, input.data, new Date());
+			return json(200, { id: event.id });
+		})
+		.add('GET', '/_sandbox/events', ({ app, qs }) => {
+			const type = qs.get('type');
+			return json(200, { data: app.webhooks.events.filter((e) => !type || e.type === type) });
+		})
+		.add('GET', '/_sandbox/deliveries', ({ app, qs }) => {
+			const hook = qs.get('webhook_id');
+			return json(200, {
+				data: app.webhooks.deliveries.filter((d) => !hook || d.webhook_id === hook),
+			});
+		})
+		.add('GET', '/_sandbox/stats', ({ app }) => json(200, app.statsSnapshot()))
+		.add('POST', '/_sandbox/keys', ({ app, body }) => {
+			const input = validateBody(keyCreateSchema, body());
+			const key = app.keys.create(input.scopes, input.name);
+			return json(201, { key, name: input.name ?? 'Test key', scopes: input.scopes });
+		})
+		.add('POST', '/_sandbox/keys/revoke', ({ app, body }) => {
+			const input = validateBody(keyRevokeSchema, body());
+			if (!app.keys.revoke(input.key)) throw new ApiError(404, 'not_found', 'Key not found');
+			return json(200, { revoked: true });
+		});
+}

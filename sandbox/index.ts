@@ -1,0 +1,50 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports */
+// Public entry of the sandbox ERP server: startSandbox(), demo credentials, the webhook signer.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { App, type SandboxOptions } from './server';
+
+export { DEMO_KEYS } from './auth';
+export { DEMO_OAUTH_CLIENT } from './oauth';
+export { signWebhook } from './webhooks';
+export type { SandboxConfig, SandboxOptions } from './server';
+export type { DeliveryAttempt, WebhookRetry } from './webhooks';
+export type { TokenLifetimes } from './oauth';
+
+export interface SandboxHandle {
+	/** http://127.0.0.1:PORT */
+	url: string;
+	/** url + '/v1' */
+	baseUrl: string;
+	close(): Promise<void>;
+}
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<SandboxHandle> {
+	const app = new App({ ...options, quiet: options.quiet ?? true });
+	const server = http.createServer((req, res) => {
+		void app.handle(req, res);
+	});
+	const host = options.host ?? '127.0.0.1';
+	await new Promise<void>((resolve, reject) => {
+		server.once('error', reject);
+		server.listen(options.port ?? 4010, host, () => {
+			server.off('error', reject);
+			resolve();
+		});
+	});
+	const { port } = server.address() as AddressInfo;
+	const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+	let closing: Promise<void> | undefined;
+	return {
+		url,
+		baseUrl: `${url}/v1`,
+		close() {
+			closing ??= new Promise<void>((resolve) => {
+				app.close();
+				server.close(() => resolve());
+				server.closeAllConnections();
+			});
+			return closing;
+		},
+	};
+}

@@ -1,0 +1,107 @@
+// Fixed-window rate limit per credential and a daily quota (UTC day), with RateLimit-* headers.
+import { ApiError } from './http';
+
+export interface RateLimitConfig {
+	rateLimit: { limit: number; windowSeconds: number } | false;
+	dailyQuota: number;
+}
+
+interface Bucket {
+	windowEnd: number;
+	used: number;
+	day: string;
+	dayUsed: number;
+}
+
+const secondsUntil = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
+const nextUtcMidnight = (nowMs: number) => {
+	const d = new Date(nowMs);
+	return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + 1);
+};
+
+export class RateLimiter {
+	private buckets = new Map<string, Bucket>();
+
+	constructor(private readonly config: () => RateLimitConfig) {}
+
+	reset(): void {
+		this.buckets.clear();
+	}
+
+	/**
+	 * Counts one request for `bucket`. A window starts at the first request after the previous one ended
+	 * and lasts exactly `windowSeconds`; `RateLimit-Reset` is rounded up, so a client that waits that long
+	 * always lands in a new window. Refused requests are not counted.
+	 */
+	take(bucketId: string, nowMs: number): { headers: Record<string, string>; error?: ApiError } {
+		const { rateLimit, dailyQuota } = this.config();
+		const day = new Date(nowMs).toISOString().slice(0, 10);
+		let b = this.buckets.get(bucketId);
+		if (!b) {
+			b = { windowEnd: 0, used: 0, day, dayUsed: 0 };
+			this.buckets.set(bucketId, b);
+		}
+		if (b.day !== day) {
+			b.day = day;
+			b.dayUsed = 0;
+		}
+		if (rateLimit && nowMs >= b.windowEnd) {
+			b.windowEnd = nowMs + rateLimit.windowSeconds * 1000;
+			b.used = 0;
+		}
+		if (b.dayUsed >= dailyQuota) {
+			const wait = String(secondsUntil(nextUtcMidnight(nowMs) - nowMs));
+			const headers: Record<string, string> = rateLimit
+				? {
+						'RateLimit-Limit': String(rateLimit.limit),
+						'RateLimit-Remaining': '0',
+						'RateLimit-Reset': wait,
+					}
+				: {};
+			return {
+				headers,
+				error: new ApiError(
+					429,
+					'daily_quota_exceeded',
+					`The daily quota of ${dailyQuota} requests is used up; it renews at 00:00 UTC`,
+					undefined,
+					{
+						'Retry-After': wait,
+					},
+				),
+			};
+		}
+		if (!rateLimit) {
+			b.dayUsed++;
+			return { headers: {} };
+		}
+		const reset = String(secondsUntil(b.windowEnd - nowMs));
+		if (b.used >= rateLimit.limit) {
+			return {
+				headers: {
+					'RateLimit-Limit': String(rateLimit.limit),
+					'RateLimit-Remaining': '0',
+					'RateLimit-Reset': reset,
+				},
+				error: new ApiError(
+					429,
+					'rate_limited',
+					`Rate limit of ${rateLimit.limit} requests per ${rateLimit.windowSeconds} s exceeded`,
+					undefined,
+					{
+						'Retry-After': reset,
+					},
+				),
+			};
+		}
+		b.used++;
+		b.dayUsed++;
+		return {
+			headers: {
+				'RateLimit-Limit': String(rateLimit.limit),
+				'RateLimit-Remaining': String(rateLimit.limit - b.used),
+				'RateLimit-Reset': reset,
+			},
+		};
+	}
+}

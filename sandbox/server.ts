@@ -1,0 +1,301 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports */
+// The request pipeline: /v1 (auth, rate limit, faults, idempotency, routes), /oauth and /_sandbox.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { authenticate, KeyRegistry, requireScopes } from './auth';
+import { businessRoutes, seedInvoices, type Emit } from './business';
+import type { Ctx } from './context';
+import { controlRouter } from './control';
+import { Faults } from './faults';
+import { ApiError, errorReply, json, parseJson, readRawBody, type Reply, Router } from './http';
+import { IdempotencyStore } from './idempotency';
+import { DEFAULT_TOKEN_LIFETIMES, OAuthServer, type TokenLifetimes } from './oauth';
+import { RateLimiter } from './ratelimit';
+import type { ControlConfig } from './schemas';
+import { Stats } from './stats';
+import { seedStore, Store } from './store';
+import {
+	DEFAULT_WEBHOOK_RETRY,
+	webhookRoutes,
+	WebhookService,
+	type WebhookRetry,
+} from './webhooks';
+
+export interface SandboxOptions {
+	port?: number;
+	host?: string;
+	articles?: number;
+	seed?: number;
+	rateLimit?: { limit: number; windowSeconds: number } | false;
+	dailyQuota?: number;
+	quiet?: boolean;
+	tokenLifetimes?: Partial<TokenLifetimes>;
+	webhookRetry?: Partial<WebhookRetry>;
+}
+
+export interface SandboxConfig {
+	rateLimit: { limit: number; windowSeconds: number } | false;
+	dailyQuota: number;
+	tokenLifetimes: TokenLifetimes;
+	webhookRetry: WebhookRetry;
+}
+
+const INJECTED_CODES: Record<number, string> = {
+	429: 'rate_limited',
+	500: 'internal_error',
+	502: 'bad_gateway',
+	503: 'service_unavailable',
+	504: 'gateway_timeout',
+};
+
+export class App {
+	config!: SandboxConfig;
+	store!: Store;
+	readonly stats = new Stats();
+	readonly keys = new KeyRegistry();
+	readonly faults = new Faults();
+	readonly idempotency = new IdempotencyStore();
+	readonly limiter = new RateLimiter(() => this.config);
+	readonly oauth = new OAuthServer(() => this.config.tokenLifetimes);
+	readonly webhooks = new WebhookService(() => this.config.webhookRetry, this.stats);
+	private readonly v1 = new Router<Ctx>();
+	private readonly control = controlRouter();
+	private readonly sleeping = new Set<NodeJS.Timeout>();
+	private seed: number;
+	private articleCount: number;
+
+	constructor(private readonly options: SandboxOptions) {
+		this.seed = options.seed ?? 1;
+		this.articleCount = options.articles ?? 250;
+		businessRoutes(this.v1);
+		webhookRoutes(this.v1);
+		this.reset();
+	}
+
+	readonly emit: Emit = (type, data) => {
+		this.webhooks.emit(type, data, new Date());
+	};
+
+	/** Re-seeds and forgets everything changed since start: config, faults, stats, keys, webhooks, idempotency. */
+	reset(overrides: { seed?: number; articles?: number } = {}): void {
+		this.seed = overrides.seed ?? this.options.seed ?? 1;
+		this.articleCount = overrides.articles ?? this.options.articles ?? 250;
+		const o = this.options;
+		this.config = {
+			rateLimit: o.rateLimit === undefined ? { limit: 100, windowSeconds: 60 } : o.rateLimit,
+			dailyQuota: o.dailyQuota ?? 100000,
+			tokenLifetimes: { ...DEFAULT_TOKEN_LIFETIMES, ...o.tokenLifetimes },
+			webhookRetry: { ...DEFAULT_WEBHOOK_RETRY, ...o.webhookRetry },
+		};
+		this.store = new Store();
+		seedStore(this.store, this.seed, this.articleCount);
+		seedInvoices(this.store);
+		this.stats.reset();
+		this.keys.reset();
+		this.faults.set([]);
+		this.idempotency.reset();
+		this.limiter.reset();
+		this.webhooks.reset();
+	}
+
+	/** Partial update; a change of rateLimit or dailyQuota restarts the counters. */
+	configure(input: ControlConfig): SandboxConfig {
+		const c = this.config;
+		if (input.rateLimit !== undefined) c.rateLimit = input.rateLimit;
+		if (input.dailyQuota !== undefined) c.dailyQuota = input.dailyQuota;
+		if (input.rateLimit !== undefined || input.dailyQuota !== undefined) this.limiter.reset();
+		Object.assign(c.tokenLifetimes, input.tokenLifetimes);
+		Object.assign(c.webhookRetry, input.webhookRetry);
+		return c;
+	}
+
+	statsSnapshot() {
+		const s = this.stats;
+		return {
+			requests: s.requests,
+			byStatus: s.byStatus,
+			byPath: s.byPath,
+			faults: s.faults,
+			articles: this.store.articles.size,
+			invoices: this.store.factures.size,
+			settlements: this.store.reglements.size,
+			events: this.webhooks.events.length,
+			webhookDeliveries: s.webhookDeliveries,
+		};
+	}
+
+	close(): void {
+		for (const t of this.sleeping) clearTimeout(t);
+		this.sleeping.clear();
+		this.webhooks.close();
+	}
+
+	private sleep(ms: number): Promise<void> {
+		return new Promise((resolve) => {
+			const t = setTimeout(() => {
+				this.sleeping.delete(t);
+				resolve();
+			}, ms);
+			this.sleeping.add(t);
+		});
+	}
+
+	async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+		const started = Date.now();
+		const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
+		const method = req.method ?? 'GET';
+		const path = url.pathname;
+		const counted = path === '/v1' || path.startsWith('/v1/') || path.startsWith('/oauth/');
+		if (counted) this.stats.countRequest(method, path);
+		let reply: Reply | undefined;
+		try {
+			if (path.startsWith('/_sandbox/'))
+				reply = await this.handleControl(req, method, path, url.searchParams);
+			else if (path.startsWith('/oauth/'))
+				reply = await this.handleOAuth(req, method, path, url.searchParams);
+			else if (counted) reply = await this.handleV1(req, res, method, path, url.searchParams);
+			else if (path === '/')
+				reply = json(200, {
+					name: 'ERP sandbox',
+					endpoints: ['/v1', '/oauth/authorize', '/oauth/token', '/_sandbox/stats'],
+				});
+			else reply = errorReply(new ApiError(404, 'not_found', `No endpoint ${method} ${path}`));
+		} catch (e) {
+			reply = this.replyFor(e);
+		}
+		if (!reply) return; // answered or destroyed already
+		if (counted) this.stats.countStatus(reply.status);
+		send(res, reply);
+		if (!this.options.quiet)
+			process.stdout.write(`${method} ${req.url} ${reply.status} ${Date.now() - started}ms\n`);
+	}
+
+	/** An ApiError as its answer; anything else is a 500 `internal_error` (logged unless quiet). */
+	private replyFor(e: unknown): Reply {
+		if (e instanceof ApiError) return errorReply(e);
+		if (!this.options.quiet) process.stderr.write(`${String((e as Error)?.stack ?? e)}\n`);
+		return errorReply(new ApiError(500, 'internal_error', 'Internal sandbox error'));
+	}
+
+	private async handleControl(
+		req: IncomingMessage,
+		method: string,
+		path: string,
+		qs: URLSearchParams,
+	): Promise<Reply> {
+		const { route, params } = this.control.match(method, path);
+		const raw = await readRawBody(req);
+		return route.handler({ app: this, qs, body: () => parseJson(raw) }, params);
+	}
+
+	private async handleOAuth(
+		req: IncomingMessage,
+		method: string,
+		path: string,
+		qs: URLSearchParams,
+	): Promise<Reply> {
+		if (path === '/oauth/authorize' && method === 'GET')
+			return this.oauth.authorize(qs, Date.now());
+		if (path === '/oauth/token' && method === 'POST')
+			return this.oauth.token(req.headers, await readRawBody(req), Date.now());
+		throw new ApiError(404, 'not_found', `No endpoint ${method} ${path}`);
+	}
+
+	/** Returns undefined when the answer was already written (badBody) or the socket destroyed (reset). */
+	private async handleV1(
+		req: IncomingMessage,
+		res: ServerResponse,
+		method: string,
+		path: string,
+		qs: URLSearchParams,
+	): Promise<Reply | undefined> {
+		const nowMs = Date.now();
+		const credential = authenticate(
+			req.headers.authorization,
+			this.keys,
+			(t) => this.oauth.lookup(t),
+			nowMs,
+		);
+		const bucket =
+			credential instanceof ApiError ? `ip:${req.socket.remoteAddress}` : credential.bucket;
+		const limit = this.limiter.take(bucket, nowMs);
+		const withLimits = (r: Reply): Reply => ({ ...r, headers: { ...limit.headers, ...r.headers } });
+		if (limit.error) return withLimits(errorReply(limit.error));
+		if (credential instanceof ApiError) return withLimits(errorReply(credential));
+
+		const fault = this.faults.pick(method, path);
+		if (fault) this.stats.countFault(fault.kind);
+		if (fault?.kind === 'reset') {
+			req.socket.destroy();
+			return undefined;
+		}
+		if (fault?.kind === 'slow') await this.sleep(fault.ms);
+		if (fault?.kind === 'status') return withLimits(injected(fault.status));
+		if (fault?.kind === 'badBody') {
+			this.stats.countStatus(200);
+			res.writeHead(200, { 'Content-Type': 'application/json', ...limit.headers });
+			res.end('{"data":[{"id":"art_0000');
+			return undefined;
+		}
+
+		let reply: Reply;
+		try {
+			const raw = await readRawBody(req);
+			const { route, params } = this.v1.match(method, path);
+			const idemKey = method === 'POST' ? req.headers['idempotency-key'] : undefined;
+			const key = typeof idemKey === 'string' && idemKey !== '' ? idemKey : undefined;
+			const fingerprint = IdempotencyStore.fingerprint(method, path, raw);
+			const replay = key ? this.idempotency.lookup(bucket, key, fingerprint, nowMs) : undefined;
+			if (replay) return withLimits(replay);
+			const ctx: Ctx = {
+				method,
+				path,
+				qs,
+				headers: req.headers,
+				store: this.store,
+				webhooks: this.webhooks,
+				body: () => parseJson(raw),
+				requireScope: (...scopes) => requireScopes(credential, scopes),
+				emit: this.emit,
+				now: () => new Date(),
+			};
+			try {
+				reply = await route.handler(ctx, params);
+			} catch (e) {
+				reply = this.replyFor(e);
+			}
+			if (key) this.idempotency.save(bucket, key, fingerprint, reply, nowMs);
+		} catch (e) {
+			reply = this.replyFor(e);
+		}
+		if (fault?.kind === 'failAfterCommit' && reply.status < 300)
+			return withLimits(injected(fault.status));
+		return withLimits(reply);
+	}
+}
+
+function injected(status: number): Reply {
+	const code = INJECTED_CODES[status] ?? 'injected_fault';
+	return errorReply(
+		new ApiError(
+			status,
+			code,
+			`Injected fault: HTTP ${status} (sandbox)`,
+			undefined,
+			status === 429 ? { 'Retry-After': '1' } : {},
+		),
+	);
+}
+
+function send(res: ServerResponse, reply: Reply): void {
+	const headers: Record<string, string> = { ...reply.headers };
+	if (reply.status === 204 || reply.body === undefined) {
+		res.writeHead(reply.status, headers);
+		res.end();
+		return;
+	}
+	const text = JSON.stringify(reply.body);
+	headers['Content-Type'] = 'application/json; charset=utf-8';
+	headers['Content-Length'] = String(Buffer.byteLength(text));
+	res.writeHead(reply.status, headers);
+	res.end(text);
+}

@@ -1,0 +1,269 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports */
+// Webhook registrations, Standard Webhooks signing, deliveries with exponential backoff.
+import { createHmac, randomBytes } from 'node:crypto';
+import http from 'node:http';
+import https from 'node:https';
+import type { Ctx } from './context';
+import { json, notFound, type Router, validateBody } from './http';
+import type { Stats } from './stats';
+import { invalidQuery, listQuery } from './store';
+import {
+	EVENT_SCOPES,
+	EVENT_TYPES,
+	webhookCreateSchema,
+	type ErpEvent,
+	type Scope,
+	type Webhook,
+} from './schemas';
+
+export interface WebhookRetry {
+	baseMs: number;
+	maxAttempts: number;
+	timeoutMs: number;
+}
+export const DEFAULT_WEBHOOK_RETRY: WebhookRetry = {
+	baseMs: 1000,
+	maxAttempts: 6,
+	timeoutMs: 10000,
+};
+
+export interface DeliveryAttempt {
+	webhook_id: string;
+	event_id: string;
+	type: string;
+	attempt: number;
+	/** HTTP status of the receiver's answer, or null when there was none. */
+	status: number | null;
+	/** 'timeout', a network error code, or null. */
+	error: string | null;
+	ok: boolean;
+	at: string;
+}
+
+const LOG_CAP = 10000;
+
+/** Standard Webhooks: base64(HMAC-SHA256(key, `${id}.${timestamp}.${body}`)), key = base64-decoded secret after `whsec_`. */
+export function signWebhook(secret: string, id: string, timestamp: number, body: string): string {
+	const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
+	return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
+}
+
+/** A webhook as listed and read: everything but the secret. */
+const publicView = (h: Webhook) => ({
+	id: h.id,
+	url: h.url,
+	events: h.events,
+	description: h.description,
+	status: h.status,
+	created_at: h.created_at,
+});
+const scopesFor = (events: string[]): Scope[] =>
+	[
+		...new Set(
+			(events.includes('*') ? EVENT_TYPES : events).map(
+				(e) => EVENT_SCOPES[e as keyof typeof EVENT_SCOPES],
+			),
+		),
+	].filter(Boolean);
+
+export class WebhookService {
+	private hooks = new Map<string, Webhook>();
+	private counter = 0;
+	readonly events: ErpEvent[] = [];
+	readonly deliveries: DeliveryAttempt[] = [];
+	private timers = new Set<NodeJS.Timeout>();
+	private requests = new Set<http.ClientRequest>();
+	private closed = false;
+
+	constructor(
+		private readonly retry: () => WebhookRetry,
+		private readonly stats: Stats,
+	) {}
+
+	/** Forgets registrations, logs and pending retries. */
+	reset(): void {
+		for (const t of this.timers) clearTimeout(t);
+		this.timers.clear();
+		for (const r of this.requests) r.destroy();
+		this.requests.clear();
+		this.hooks.clear();
+		this.counter = 0;
+		this.events.length = 0;
+		this.deliveries.length = 0;
+	}
+
+	close(): void {
+		this.closed = true;
+		this.reset();
+	}
+
+	create(
+		input: { url: string; events: string[]; description?: string | null },
+		now: Date,
+	): Webhook {
+		this.counter += 1;
+		const hook: Webhook = {
+			id: `whk_${String(this.counter).padStart(8, '0')}`,
+			url: input.url,
+			events: [...new Set(input.events)],
+			description: input.description ?? null,
+			status: 'active',
+			created_at: now.toISOString(),
+			secret: `whsec_${randomBytes(32).toString('base64')}`,
+		};
+		this.hooks.set(hook.id, hook);
+		return hook;
+	}
+
+	get(id: string): Webhook | undefined {
+		return this.hooks.get(id);
+	}
+
+	delete(id: string): boolean {
+		return this.hooks.delete(id);
+	}
+
+	all(): Webhook[] {
+		return [...this.hooks.values()];
+	}
+
+	/** Records the event and starts one delivery per active webhook subscribed to it. */
+	emit(type: ErpEvent['type'], data: Record<string, unknown>, now: Date): ErpEvent {
+		const event: ErpEvent = {
+			id: `evt_${randomBytes(12).toString('hex')}`,
+			type,
+			created_at: now.toISOString(),
+			data,
+		};
+		push(this.events, event);
+		if (this.closed) return event;
+		const body = JSON.stringify(event);
+		for (const hook of this.hooks.values()) {
+			if (hook.status !== 'active') continue;
+			if (!hook.events.includes('*') && !hook.events.includes(type)) continue;
+			this.schedule(hook, event, body, 1, 0);
+		}
+		return event;
+	}
+
+	private schedule(
+		hook: Webhook,
+		event: ErpEvent,
+		body: string,
+		attempt: number,
+		delayMs: number,
+	): void {
+		const timer = setTimeout(() => {
+			this.timers.delete(timer);
+			const current = this.hooks.get(hook.id);
+			if (this.closed || !current || current.status !== 'active') return;
+			this.attempt(current, event, body, attempt);
+		}, delayMs);
+		this.timers.add(timer);
+	}
+
+	private attempt(hook: Webhook, event: ErpEvent, body: string, attempt: number): void {
+		const { timeoutMs, maxAttempts, baseMs } = this.retry();
+		const timestamp = Math.floor(Date.now() / 1000);
+		const url = new URL(hook.url);
+		const req = (url.protocol === 'https:' ? https : http).request(url, {
+			method: 'POST',
+			headers: {
+				'content-type': 'application/json',
+				'user-agent': 'erp-sandbox-webhooks/1.0',
+				'webhook-id': event.id,
+				'webhook-timestamp': String(timestamp),
+				'webhook-signature': signWebhook(hook.secret, event.id, timestamp, body),
+			},
+		});
+		this.requests.add(req);
+		let done = false;
+		const finish = (status: number | null, error: string | null) => {
+			if (done) return;
+			done = true;
+			this.requests.delete(req);
+			if (this.closed) return;
+			const ok = status !== null && status >= 200 && status < 300;
+			push(this.deliveries, {
+				webhook_id: hook.id,
+				event_id: event.id,
+				type: event.type,
+				attempt,
+				status,
+				error,
+				ok,
+				at: new Date().toISOString(),
+			});
+			this.stats.webhookDeliveries.attempts++;
+			if (ok) {
+				this.stats.webhookDeliveries.succeeded++;
+				return;
+			}
+			this.stats.webhookDeliveries.failed++;
+			if (status === 410) {
+				hook.status = 'disabled';
+				return;
+			}
+			if (attempt < maxAttempts)
+				this.schedule(hook, event, body, attempt + 1, baseMs * 2 ** (attempt - 1));
+		};
+		req.setTimeout(timeoutMs, () => {
+			finish(null, 'timeout');
+			req.destroy();
+		});
+		req.on('response', (res) => {
+			res.resume();
+			res.on('end', () => finish(res.statusCode ?? null, null));
+			res.on('error', (e: NodeJS.ErrnoException) =>
+				finish(res.statusCode ?? null, e.code ?? e.message),
+			);
+		});
+		req.on('error', (e: NodeJS.ErrnoException) => finish(null, e.code ?? e.message));
+		req.end(body);
+	}
+}
+
+function push<T>(log: T[], item: T): void {
+	log.push(item);
+	if (log.length > LOG_CAP) log.splice(0, log.length - LOG_CAP);
+}
+
+export function webhookRoutes(router: Router<Ctx>): void {
+	router
+		.add('GET', '/v1/webhooks', (ctx) => {
+			const { limit, cursor } = listQuery(ctx.qs);
+			const all = ctx.webhooks.all();
+			let start = 0;
+			if (cursor !== undefined) {
+				start = all.findIndex((h) => h.id === cursor) + 1;
+				if (start === 0) throw invalidQuery('cursor', 'Unknown or expired cursor');
+			}
+			const data = all.slice(start, start + limit);
+			const more = start + limit < all.length;
+			return json(200, {
+				data: data.map(publicView),
+				pagination: { total: all.length, next_cursor: more ? data[data.length - 1].id : null },
+			});
+		})
+		.add('POST', '/v1/webhooks', (ctx) => {
+			const body = ctx.body();
+			const events = (body as { events?: unknown })?.events;
+			if (Array.isArray(events))
+				ctx.requireScope(...scopesFor(events.filter((e) => typeof e === 'string')));
+			const input = validateBody(webhookCreateSchema, body);
+			return json(201, ctx.webhooks.create(input, ctx.now()));
+		})
+		.add('GET', '/v1/webhooks/:id', (ctx, p) => {
+			const hook = ctx.webhooks.get(p.id);
+			if (!hook) throw notFound('Webhook', p.id);
+			ctx.requireScope(...scopesFor(hook.events));
+			return json(200, publicView(hook));
+		})
+		.add('DELETE', '/v1/webhooks/:id', (ctx, p) => {
+			const hook = ctx.webhooks.get(p.id);
+			if (!hook) throw notFound('Webhook', p.id);
+			ctx.requireScope(...scopesFor(hook.events));
+			ctx.webhooks.delete(p.id);
+			return { status: 204 };
+		});
+}

@@ -1,0 +1,58 @@
+// Small HTTP helpers for the sandbox contract tests (undici over real HTTP).
+import { request } from 'undici';
+import { DEMO_KEYS } from '../../sandbox';
+
+export interface Answer {
+	status: number;
+	headers: Record<string, string | string[] | undefined>;
+	text: string;
+	// eslint-disable-next-line @typescript-eslint/no-explicit-any
+	json: any;
+}
+
+export interface CallOptions {
+	/** Bearer credential; null sends no Authorization header. Default: the full demo key. */
+	key?: string | null;
+	body?: unknown;
+	/** Raw body text (sent as is). */
+	raw?: string;
+	headers?: Record<string, string>;
+}
+
+export async function call(
+	baseUrl: string,
+	method: string,
+	path: string,
+	options: CallOptions = {},
+): Promise<Answer> {
+	const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
+	const key = options.key === undefined ? DEMO_KEYS.full : options.key;
+	if (key !== null) headers.authorization = `Bearer ${key}`;
+	let body: string | undefined = options.raw;
+	if (options.body !== undefined) {
+		body = JSON.stringify(options.body);
+		headers['content-type'] = 'application/json';
+	}
+	const res = await request(`${baseUrl}${path}`, { method: method as 'GET', headers, body });
+	const text = await res.body.text();
+	let json: unknown;
+	try {
+		json = text ? JSON.parse(text) : undefined;
+	} catch {
+		json = undefined;
+	}
+	return { status: res.statusCode, headers: res.headers, text, json };
+}
+
+/** POST/GET on the control API (`/_sandbox/...`), which needs no credential. */
+export async function control(url: string, path: string, body?: unknown): Promise<Answer> {
+	return call(url, body === undefined ? 'GET' : 'POST', `/_sandbox/${path}`, { key: null, body });
+}
+
+/** The contract's error body, checked loosely: code, message and optional details. */
+export function errorCode(a: Answer): string | undefined {
+	const e = a.json?.error;
+	if (!e || typeof e.code !== 'string' || typeof e.message !== 'string') return undefined;
+	if (e.details !== undefined && !Array.isArray(e.details)) return undefined;
+	return e.code;
+}
