@@ -1,0 +1,132 @@
+import type { ICredentialType, Icon, INodeProperties } from 'n8n-workflow';
+
+import {
+	baseUrlProperty,
+	environmentProperty,
+	webhookSecretProperty,
+} from '../nodes/shared/credentialFields';
+
+/** The API host root (Base URL without /v1), where the contract puts the OAuth2 endpoints. */
+const HOST_ROOT =
+	'String($self["baseUrl"] ?? "").trim().replace(/\\/+$/, "").replace(/\\/v1$/, "")';
+
+export class ErpOAuth2Api implements ICredentialType {
+	name = 'erpOAuth2Api';
+
+	extends = ['oAuth2Api'];
+
+	displayName = 'ERP OAuth2 API';
+
+	icon: Icon = { light: 'file:../icons/erp.svg', dark: 'file:../icons/erp.dark.svg' };
+
+	documentationUrl = 'https://github.com/n8n-nodes-erp/n8n-nodes-erp#credentials';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'Grant Type',
+			name: 'grantType',
+			type: 'hidden',
+			default: 'pkce',
+		},
+		environmentProperty,
+		baseUrlProperty,
+		{
+			displayName: 'Authorization URL',
+			name: 'authUrl',
+			type: 'string',
+			required: true,
+			default: `={{ ${HOST_ROOT} + "/oauth/authorize" }}`,
+			placeholder: 'https://erp.example.com/oauth/authorize',
+			description:
+				"The ERP's authorization address. By default the API host followed by /oauth/authorize (outside /v1); replace it if your ERP uses another address.",
+		},
+		{
+			displayName: 'Access Token URL',
+			name: 'accessTokenUrl',
+			type: 'string',
+			required: true,
+			default: `={{ ${HOST_ROOT} + "/oauth/token" }}`,
+			placeholder: 'https://erp.example.com/oauth/token',
+			description:
+				"The ERP's token address. By default the API host followed by /oauth/token (outside /v1); replace it if your ERP uses another address.",
+		},
+		{
+			displayName: 'Scopes',
+			name: 'scopes',
+			type: 'multiOptions',
+			options: [
+				{
+					name: 'Articles: Read',
+					value: 'articles:read',
+					description: 'Read articles and stock movements',
+				},
+				{
+					name: 'Articles: Write',
+					value: 'articles:write',
+					description: 'Create and modify articles',
+				},
+				{
+					name: 'Audit: Read (Restricted)',
+					value: 'audit:read',
+					description:
+						'Very sensitive, restricted access: the audit journal. Only if your ERP account was granted it.',
+				},
+				{ name: 'Clients: Read', value: 'clients:read', description: 'Read clients' },
+				{
+					name: 'Clients: Write',
+					value: 'clients:write',
+					description: 'Create and modify clients',
+				},
+				{
+					name: 'Compta: Read (Sensitive)',
+					value: 'compta:read',
+					description: 'Sensitive: accounting, such as the general ledger, and VAT events',
+				},
+				{
+					name: 'Compta: Write (Sensitive)',
+					value: 'compta:write',
+					description: 'Sensitive: write accounting data',
+				},
+				{
+					name: 'Factures: Read',
+					value: 'factures:read',
+					description: 'Read invoices; sale and invoice-paid events',
+				},
+				{
+					name: 'Factures: Write',
+					value: 'factures:write',
+					description: 'Issue invoices and record settlements',
+				},
+				{
+					name: 'Paie: Read (Restricted)',
+					value: 'paie:read',
+					description:
+						'Very sensitive, restricted access: payroll, and the payroll-validated event. Only if your ERP account was granted it.',
+				},
+			],
+			default: ['articles:read', 'clients:read', 'factures:read'],
+			description:
+				'Permissions to request. Ask only for what your workflows need: the default reads articles, clients and invoices. Reconnect the credential after changing them.',
+		},
+		{
+			displayName: 'Scope',
+			name: 'scope',
+			type: 'hidden',
+			default:
+				'={{ (Array.isArray($self["scopes"]) ? $self["scopes"] : String($self["scopes"] ?? "").split(/[\\s,]+/)).filter(Boolean).join(" ") }}',
+		},
+		{
+			displayName: 'Auth URI Query Parameters',
+			name: 'authQueryParameters',
+			type: 'hidden',
+			default: '',
+		},
+		{
+			displayName: 'Authentication',
+			name: 'authentication',
+			type: 'hidden',
+			default: 'header',
+		},
+		webhookSecretProperty,
+	];
+}

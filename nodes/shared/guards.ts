@@ -1,0 +1,99 @@
+// Credential guards: the one place that decides whether a request may leave.
+// Used by the credentials' `authenticate` (so the credential test and the HTTP Request node are
+// covered), by the transport before every request, and by the trigger. Pure functions: no I/O.
+// Messages never contain the key itself.
+
+export type ErpEnvironment = 'production' | 'sandbox';
+
+/** The credential fields the guards look at (both credential types have them; OAuth2 has no apiKey). */
+export interface ErpGuardInput {
+	apiKey?: unknown;
+	environment?: unknown;
+	baseUrl?: unknown;
+}
+
+const LIVE_PREFIX = 'sk_live_';
+const TEST_PREFIX = 'sk_test_';
+const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
+
+/**
+ * Returns the base URL without trailing slashes, e.g. `https://erp.example.com/v1`.
+ * Does not validate: see `credentialProblem`.
+ */
+export function normalizeBaseUrl(baseUrl: unknown): string {
+	return String(baseUrl ?? '')
+		.trim()
+		.replace(/\/+$/, '');
+}
+
+/** Problem with the base URL, or undefined when it is acceptable. */
+export function baseUrlProblem(baseUrl: unknown): string | undefined {
+	const normalized = normalizeBaseUrl(baseUrl);
+	if (normalized === '') {
+		return 'The credential has no Base URL. Enter the API address, ending in /v1 (for example https://erp.example.com/v1).';
+	}
+	let url: URL;
+	try {
+		url = new URL(normalized);
+	} catch {
+		return "The credential's Base URL is not a valid address. Enter the API address, ending in /v1 (for example https://erp.example.com/v1).";
+	}
+	if (url.protocol !== 'https:') {
+		const loopback = url.protocol === 'http:' && LOOPBACK_HOSTS.includes(url.hostname);
+		if (!loopback) {
+			return `The credential's Base URL must use https:// (the ERP API refuses unencrypted requests). Plain http:// is only allowed for a local server (localhost, 127.0.0.1, [::1]); got ${url.protocol}//${url.host}.`;
+		}
+	}
+	if (url.search !== '' || url.hash !== '') {
+		return "The credential's Base URL must not contain a query string or fragment; enter the API address ending in /v1.";
+	}
+	if (!url.pathname.replace(/\/+$/, '').endsWith('/v1')) {
+		return "The credential's Base URL must end in /v1 (the API version segment), for example https://erp.example.com/v1.";
+	}
+	return undefined;
+}
+
+/** Problem with the API key versus the environment, or undefined when it is acceptable. */
+export function apiKeyProblem(apiKey: unknown, environment: unknown): string | undefined {
+	const key = typeof apiKey === 'string' ? apiKey.trim() : '';
+	if (key === '') {
+		return 'The credential has no API key. Create one in the ERP under Settings > API > Keys and paste it into the credential.';
+	}
+	const env = environmentOf(environment);
+	if (key.startsWith(TEST_PREFIX)) {
+		if (env === 'production') {
+			return "This API key is a sandbox key (sk_test_) but the credential's Environment is Production. Use a production key (sk_live_) or set Environment to Sandbox, with the sandbox Base URL.";
+		}
+		return undefined;
+	}
+	if (key.startsWith(LIVE_PREFIX)) {
+		if (env === 'sandbox') {
+			return "This API key is a production key (sk_live_) but the credential's Environment is Sandbox. Use a sandbox key (sk_test_) or set Environment to Production, with the production Base URL.";
+		}
+		return undefined;
+	}
+	return 'This is not an ERP API key: keys start with sk_live_ (production) or sk_test_ (sandbox). Check that the whole key was pasted.';
+}
+
+/** The credential's environment; a missing value means Production (the field's default). */
+export function environmentOf(environment: unknown): ErpEnvironment {
+	return environment === 'sandbox' ? 'sandbox' : 'production';
+}
+
+/**
+ * All guards for a credential. `kind` says which credential type: OAuth2 credentials have no key
+ * to check. Returns the first problem found, or undefined when the request may leave.
+ */
+export function credentialProblem(
+	credentials: ErpGuardInput,
+	kind: 'apiKey' | 'oAuth2' = 'apiKey',
+): string | undefined {
+	const env = credentials.environment;
+	if (env !== undefined && env !== '' && env !== 'production' && env !== 'sandbox') {
+		return "The credential's Environment must be Production or Sandbox.";
+	}
+	const urlProblem = baseUrlProblem(credentials.baseUrl);
+	if (urlProblem !== undefined) return urlProblem;
+	if (kind === 'apiKey') return apiKeyProblem(credentials.apiKey, credentials.environment);
+	return undefined;
+}

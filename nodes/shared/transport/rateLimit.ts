@@ -1,0 +1,202 @@
+// Rate-limit, retry and pacing arithmetic. Pure functions (time and randomness are parameters) so
+// that unit tests with fake time cover them; the transport only wires them to real time and `sleep`.
+
+/** Retries after the first attempt, whatever the cause. */
+export const MAX_RETRIES = 5;
+/** Exponential backoff: the n-th retry waits a uniform random time in [0, min(cap, base * 2^n)]. */
+export const BACKOFF_BASE_SECONDS = 0.5;
+export const BACKOFF_CAP_SECONDS = 30;
+/** Added to a wait for a rate-limit window so that the request lands after the reset, not on it. */
+export const RESET_MARGIN_SECONDS = 0.02;
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+type Headers = Record<string, unknown>;
+
+function header(headers: Headers | undefined, name: string): string | undefined {
+	if (!headers) return undefined;
+	const wanted = name.toLowerCase();
+	for (const [key, value] of Object.entries(headers)) {
+		if (key.toLowerCase() === wanted) {
+			const first = Array.isArray(value) ? value[0] : value;
+			return first === undefined || first === null ? undefined : String(first).trim();
+		}
+	}
+	return undefined;
+}
+
+function nonNegativeNumber(value: string | undefined): number | undefined {
+	if (value === undefined || value === '' || !/^\d+(\.\d+)?$/.test(value)) return undefined;
+	return Number(value);
+}
+
+/** `Retry-After` in seconds from now: delta-seconds or an HTTP date. Undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | undefined, nowMs: number): number | undefined {
+	if (value === undefined || value === '') return undefined;
+	const seconds = nonNegativeNumber(value);
+	if (seconds !== undefined) return seconds;
+	if (!/^[A-Za-z]/.test(value)) return undefined; // an HTTP date starts with the day name
+	const dateMs = Date.parse(value);
+	if (Number.isNaN(dateMs)) return undefined;
+	return Math.max(0, (dateMs - nowMs) / 1000);
+}
+
+/** What one answer's headers say about the rate limit. */
+export interface RateLimitInfo {
+	limit?: number;
+	remaining?: number;
+	/** Seconds until the current window resets (`RateLimit-Reset`). */
+	resetSeconds?: number;
+	/** Seconds to wait before retrying (`Retry-After`), on a 429 or 503. */
+	retryAfterSeconds?: number;
+}
+
+export function readRateLimitHeaders(headers: Headers | undefined, nowMs: number): RateLimitInfo {
+	return {
+		limit: nonNegativeNumber(header(headers, 'ratelimit-limit')),
+		remaining: nonNegativeNumber(header(headers, 'ratelimit-remaining')),
+		resetSeconds: nonNegativeNumber(header(headers, 'ratelimit-reset')),
+		retryAfterSeconds: parseRetryAfter(header(headers, 'retry-after'), nowMs),
+	};
+}
+
+/** Full-jitter exponential backoff for the retry number `retry` (0 for the first retry). */
+export function backoffSeconds(retry: number, random: () => number): number {
+	const ceiling = Math.min(BACKOFF_CAP_SECONDS, BACKOFF_BASE_SECONDS * 2 ** retry);
+	return random() * ceiling;
+}
+
+/** The wait before retrying a 429: Retry-After, else RateLimit-Reset, else backoff. */
+export function rateLimitWaitSeconds(
+	info: RateLimitInfo,
+	retry: number,
+	random: () => number,
+): { seconds: number; source: 'retry-after' | 'reset' | 'backoff' } {
+	if (info.retryAfterSeconds !== undefined) {
+		return { seconds: info.retryAfterSeconds, source: 'retry-after' };
+	}
+	if (info.resetSeconds !== undefined) {
+		return { seconds: info.resetSeconds + RESET_MARGIN_SECONDS, source: 'reset' };
+	}
+	return { seconds: backoffSeconds(retry, random), source: 'backoff' };
+}
+
+/** Network error codes that prove the request never reached the server: safe to resend any method. */
+export const NEVER_SENT_CODES = ['ECONNREFUSED'];
+/** Network error codes after which the request may or may not have been processed. */
+export const TRANSIENT_CODES = [
+	'ECONNRESET',
+	'ETIMEDOUT',
+	'ECONNABORTED',
+	'ESOCKETTIMEDOUT',
+	'EPIPE',
+	'EAI_AGAIN',
+	'ERR_BAD_RESPONSE',
+];
+
+/** Methods that can be resent after an answer was lost: GET, and DELETE (deleting twice is harmless). */
+export function isIdempotentMethod(method: HttpMethod): boolean {
+	return method === 'GET' || method === 'DELETE';
+}
+
+/** What happened on one attempt, as far as retrying is concerned. */
+export type AttemptOutcome =
+	| { kind: 'status'; status: number; apiCode?: string; info: RateLimitInfo }
+	| { kind: 'badBody'; info: RateLimitInfo }
+	| { kind: 'network'; code?: string };
+
+export type RetryDecision =
+	| { action: 'retry'; waitSeconds: number }
+	| {
+			action: 'fail';
+			reason: 'notRetryable' | 'exhausted' | 'waitCap' | 'dailyQuota';
+			/** The wait the server asked for, when the reason is a wait (waitCap, dailyQuota). */
+			waitSeconds?: number;
+	  };
+
+/**
+ * Decides whether a failed attempt is retried and after how long.
+ * `retry` is the number of retries already made for this request. A wait the server asks for
+ * (Retry-After, RateLimit-Reset) longer than `maxWaitSeconds` fails; our own backoff is capped.
+ */
+export function decideRetry(
+	outcome: AttemptOutcome,
+	method: HttpMethod,
+	retry: number,
+	maxWaitSeconds: number,
+	random: () => number,
+): RetryDecision {
+	let asked: number | undefined;
+	if (outcome.kind === 'status' && outcome.status === 429) {
+		if (outcome.apiCode === 'daily_quota_exceeded') {
+			return { action: 'fail', reason: 'dailyQuota', waitSeconds: outcome.info.retryAfterSeconds };
+		}
+		const wait = rateLimitWaitSeconds(outcome.info, retry, random);
+		if (wait.source !== 'backoff') asked = wait.seconds;
+	} else if (outcome.kind === 'status' && outcome.status >= 500) {
+		if (!isIdempotentMethod(method)) return { action: 'fail', reason: 'notRetryable' };
+		asked = outcome.info.retryAfterSeconds;
+	} else if (outcome.kind === 'badBody') {
+		if (!isIdempotentMethod(method)) return { action: 'fail', reason: 'notRetryable' };
+	} else if (outcome.kind === 'network') {
+		const code = outcome.code ?? '';
+		const neverSent = NEVER_SENT_CODES.includes(code);
+		const transient = TRANSIENT_CODES.includes(code);
+		if (!neverSent && !(transient && isIdempotentMethod(method))) {
+			return { action: 'fail', reason: 'notRetryable' };
+		}
+	} else {
+		return { action: 'fail', reason: 'notRetryable' };
+	}
+	if (retry >= MAX_RETRIES) return { action: 'fail', reason: 'exhausted' };
+	if (asked !== undefined) {
+		if (asked > maxWaitSeconds) return { action: 'fail', reason: 'waitCap', waitSeconds: asked };
+		return { action: 'retry', waitSeconds: asked };
+	}
+	return { action: 'retry', waitSeconds: Math.min(backoffSeconds(retry, random), maxWaitSeconds) };
+}
+
+/**
+ * Pacing state for one credential and base URL, updated from every answer's headers.
+ * `windowEndsAtMs` is when the server said the current window resets.
+ */
+export interface PaceState {
+	remaining: number;
+	windowEndsAtMs: number;
+}
+
+/**
+ * The state after an answer observed at `nowMs`, or the previous state when the answer said nothing.
+ * `RateLimit-Reset` is whole seconds rounded up, so each answer gives an upper bound of the window's
+ * end (`now + reset`); within one window (remaining going down) the smallest bound is kept, which
+ * pins the end to within the network latency instead of up to a second late.
+ */
+export function nextPaceState(
+	previous: PaceState | undefined,
+	info: RateLimitInfo,
+	nowMs: number,
+): PaceState | undefined {
+	if (info.remaining === undefined || info.resetSeconds === undefined) {
+		if (info.retryAfterSeconds !== undefined) {
+			return { remaining: 0, windowEndsAtMs: nowMs + info.retryAfterSeconds * 1000 };
+		}
+		return previous;
+	}
+	const bound = nowMs + info.resetSeconds * 1000;
+	const sameWindow =
+		previous !== undefined &&
+		nowMs < previous.windowEndsAtMs &&
+		(info.remaining < previous.remaining || (info.remaining === 0 && previous.remaining === 0));
+	return {
+		remaining: info.remaining,
+		windowEndsAtMs: sameWindow ? Math.min(previous.windowEndsAtMs, bound) : bound,
+	};
+}
+
+/**
+ * How long to wait before the next request so that it does not hit the ceiling: nothing while the
+ * window has requests left; when it has none, until the window resets (plus a small margin).
+ */
+export function paceDelayMs(state: PaceState | undefined, nowMs: number): number {
+	if (state === undefined || state.remaining > 0) return 0;
+	return Math.max(0, state.windowEndsAtMs - nowMs + RESET_MARGIN_SECONDS * 1000);
+}

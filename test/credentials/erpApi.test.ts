@@ -1,0 +1,182 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports */
+/**
+ * ErpApi: the `authenticate` function guards every request n8n sends with the credential — our
+ * transport, the credential test and the HTTP Request node alike — and adds the Bearer header.
+ * The credential test request is run the way n8n's credentials tester runs it: as a declarative
+ * (routing) node, here through n8n-core's WorkflowExecute against the sandbox.
+ */
+import assert from 'node:assert/strict';
+import { after, afterEach, before, describe, test } from 'node:test';
+
+import type { IHttpRequestOptions, INodeType } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { ErpApi } from '../../credentials/ErpApi.credentials';
+import { DEMO_KEYS, startSandbox } from '../../sandbox';
+import type { SandboxHandle } from '../../sandbox';
+import { runWorkflow } from '../harness';
+import { HTTP_CALL_NODE_TYPE, httpCallNode } from '../harness/fixtures';
+import { apiKeyCredentials, control, stats } from '../transport/helpers';
+
+const credentialType = new ErpApi();
+
+/** The harness's generic HTTP node, declaring erpApi as n8n's HTTP Request node does for a predefined type. */
+const httpNode: INodeType = {
+	...httpCallNode,
+	description: { ...httpCallNode.description, credentials: [{ name: 'erpApi', required: true }] },
+};
+
+/** What n8n's credentials tester builds: a node whose one property routes the type's test request. */
+const CREDENTIAL_TEST_TYPE = 'test.credentialTest';
+const credentialTestNode: INodeType = {
+	description: {
+		displayName: 'Credential Test',
+		name: 'credentialTest',
+		group: ['transform'],
+		version: 1,
+		description: 'Runs the credential test request',
+		defaults: { name: 'Credential Test' },
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'erpApi', required: true }],
+		properties: [
+			{
+				displayName: 'Temp',
+				name: 'temp',
+				type: 'string',
+				default: '',
+				routing: { request: credentialType.test.request },
+			},
+		],
+	},
+};
+
+describe('ErpApi credential', () => {
+	let sb: SandboxHandle;
+	before(async () => {
+		sb = await startSandbox({ port: 0 });
+	});
+	after(async () => {
+		await sb.close();
+	});
+	afterEach(async () => {
+		await control(sb.url, 'reset', {});
+	});
+
+	test('authenticate refuses mismatches without showing the key, and adds the Bearer header', async () => {
+		const request: IHttpRequestOptions = {
+			url: 'https://erp.example.com/v1/articles',
+			headers: { Accept: 'application/json' },
+		};
+		const refusals: Array<[Record<string, string>, RegExp]> = [
+			[
+				{
+					apiKey: 'sk_test_abc123',
+					environment: 'production',
+					baseUrl: 'https://erp.example.com/v1',
+				},
+				/sandbox key \(sk_test_\) but the credential's Environment is Production/,
+			],
+			[
+				{
+					apiKey: 'sk_live_abc123',
+					environment: 'sandbox',
+					baseUrl: 'https://sandbox.erp.example.com/v1',
+				},
+				/production key \(sk_live_\) but the credential's Environment is Sandbox/,
+			],
+			[
+				{ apiKey: 'abc123', environment: 'production', baseUrl: 'https://erp.example.com/v1' },
+				/not an ERP API key/,
+			],
+			[
+				{
+					apiKey: 'sk_live_abc123',
+					environment: 'production',
+					baseUrl: 'http://erp.example.com/v1',
+				},
+				/must use https:\/\//,
+			],
+			[
+				{
+					apiKey: 'sk_live_abc123',
+					environment: 'production',
+					baseUrl: 'https://erp.example.com/api',
+				},
+				/must end in \/v1/,
+			],
+		];
+		for (const [credentials, message] of refusals) {
+			await assert.rejects(credentialType.authenticate(credentials, request), (error: Error) => {
+				assert.match(error.message, message);
+				assert.ok(!error.message.includes('abc123'));
+				return true;
+			});
+		}
+		for (const baseUrl of [
+			'http://localhost:4010/v1',
+			'http://127.0.0.1:4010/v1/',
+			'http://[::1]:4010/v1',
+			'https://erp.example.com/v1',
+		]) {
+			const signed = await credentialType.authenticate(
+				{ apiKey: ' sk_test_abc123 ', environment: 'sandbox', baseUrl },
+				request,
+			);
+			assert.deepEqual(signed.headers, {
+				Accept: 'application/json',
+				Authorization: 'Bearer sk_test_abc123',
+			});
+		}
+		assert.deepEqual(
+			request.headers,
+			{ Accept: 'application/json' },
+			'the incoming options are not changed',
+		);
+	});
+
+	test('the credential test calls GET /articles?limit=1 and is guarded', async () => {
+		const run = (apiKey: string, environment: string) =>
+			runWorkflow({
+				nodes: [{ name: 'Credential Test', type: CREDENTIAL_TEST_TYPE }],
+				credentials: apiKeyCredentials(`${sb.baseUrl}/`, apiKey, environment),
+				extraNodeTypes: { [CREDENTIAL_TEST_TYPE]: credentialTestNode },
+			});
+
+		const mismatch = await run(DEMO_KEYS.full, 'production');
+		assert.equal(mismatch.success, false);
+		assert.match(
+			mismatch.error?.message ?? '',
+			/sandbox key \(sk_test_\) but the credential's Environment is Production/,
+		);
+		assert.equal((await stats(sb.url)).requests, 0, 'nothing reached the sandbox');
+
+		const good = await run(DEMO_KEYS.full, 'sandbox');
+		assert.equal(good.success, true, good.error?.message);
+		assert.equal((good.output('Credential Test')[0].data as unknown[]).length, 1);
+		assert.deepEqual((await stats(sb.url)).byPath, { 'GET /v1/articles': 1 });
+	});
+
+	test('the HTTP Request node path (predefined credential type) is guarded too', async () => {
+		const run = (environment: string) =>
+			runWorkflow({
+				nodes: [
+					{
+						name: 'HTTP',
+						type: HTTP_CALL_NODE_TYPE,
+						parameters: { credentialType: 'erpApi', url: `${sb.baseUrl}/articles?limit=1` },
+					},
+				],
+				credentials: apiKeyCredentials(sb.baseUrl, DEMO_KEYS.full, environment),
+				extraNodeTypes: { [HTTP_CALL_NODE_TYPE]: httpNode },
+			});
+		const refused = await run('production');
+		assert.equal(refused.success, false);
+		assert.match(refused.error?.message ?? '', /Environment is Production/);
+		assert.equal((await stats(sb.url)).requests, 0);
+
+		const allowed = await run('sandbox');
+		assert.equal(allowed.success, true, allowed.error?.message);
+		assert.equal((await stats(sb.url)).byStatus['200'], 1);
+	});
+});

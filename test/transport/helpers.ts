@@ -1,0 +1,85 @@
+/** Shared by the transport and credential tests: sandbox control calls and a one-node workflow runner. */
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import type { NodeSpec, RunWorkflowResult } from '../harness';
+import { runWorkflow, TestCredentials } from '../harness';
+import { ERP_CALL_TYPE, erpCallNode } from './erpCallNode';
+
+export interface SandboxStats {
+	requests: number;
+	byStatus: Record<string, number>;
+	byPath: Record<string, number>;
+	faults: Record<string, number>;
+	invoices: number;
+	articles: number;
+}
+
+/** POST (with a body) or GET (without) on the sandbox's control API. */
+export async function control(url: string, path: string, body?: unknown): Promise<IDataObject> {
+	const answer = await fetch(`${url}/_sandbox/${path}`, {
+		method: body === undefined ? 'GET' : 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	if (answer.status >= 300)
+		throw new Error(`control ${path}: ${answer.status} ${await answer.text()}`);
+	return (await answer.json()) as IDataObject;
+}
+
+export async function stats(url: string): Promise<SandboxStats> {
+	return (await control(url, 'stats')) as unknown as SandboxStats;
+}
+
+/** A direct API call (not through n8n), for setting up and checking state. */
+export async function api(
+	baseUrl: string,
+	key: string,
+	method: string,
+	path: string,
+	body?: unknown,
+): Promise<{ status: number; json: IDataObject; headers: Headers }> {
+	const answer = await fetch(`${baseUrl}${path}`, {
+		method,
+		headers: {
+			authorization: `Bearer ${key}`,
+			accept: 'application/json',
+			'content-type': 'application/json',
+		},
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	const text = await answer.text();
+	return {
+		status: answer.status,
+		json: (text ? JSON.parse(text) : {}) as IDataObject,
+		headers: answer.headers,
+	};
+}
+
+/** A new sandbox key with these scopes (its own rate-limit bucket). */
+export async function newKey(url: string, scopes: string[]): Promise<string> {
+	return (await control(url, 'keys', { scopes })).key as string;
+}
+
+export function apiKeyCredentials(
+	baseUrl: string,
+	apiKey: string,
+	environment = 'sandbox',
+): TestCredentials {
+	return new TestCredentials({ erpApi: { apiKey, environment, baseUrl } });
+}
+
+/** Runs Start -> `test.erpCall` with these parameters. */
+export async function runCall(
+	credentials: TestCredentials,
+	parameters: INodeParameters,
+	options: Partial<NodeSpec> & { workflowId?: string; input?: IDataObject[] } = {},
+): Promise<RunWorkflowResult> {
+	const { workflowId, input, ...node } = options;
+	return await runWorkflow({
+		nodes: [{ name: 'Call', type: ERP_CALL_TYPE, parameters, ...node }],
+		credentials,
+		workflowId,
+		input,
+		extraNodeTypes: { [ERP_CALL_TYPE]: erpCallNode },
+	});
+}

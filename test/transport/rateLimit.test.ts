@@ -1,0 +1,318 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports */
+/**
+ * Unit tests with fake time and fake randomness for the retry and pacing arithmetic
+ * (nodes/shared/transport/rateLimit.ts). The integration tests prove the same behaviour
+ * against the sandbox; these pin the numbers.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+
+import {
+	BACKOFF_CAP_SECONDS,
+	MAX_RETRIES,
+	RESET_MARGIN_SECONDS,
+	backoffSeconds,
+	decideRetry,
+	nextPaceState,
+	paceDelayMs,
+	parseRetryAfter,
+	rateLimitWaitSeconds,
+	readRateLimitHeaders,
+} from '../../nodes/shared/transport/rateLimit';
+import type { AttemptOutcome, PaceState } from '../../nodes/shared/transport/rateLimit';
+
+const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
+const fixed = (value: number) => () => value;
+
+describe('Retry-After and RateLimit headers', () => {
+	test('Retry-After as delta-seconds, as an HTTP date, and unreadable', () => {
+		assert.equal(parseRetryAfter('7', NOW), 7);
+		assert.equal(parseRetryAfter('0', NOW), 0);
+		assert.equal(parseRetryAfter(new Date(NOW + 90_000).toUTCString(), NOW), 90);
+		assert.equal(
+			parseRetryAfter(new Date(NOW - 5_000).toUTCString(), NOW),
+			0,
+			'a past date means now',
+		);
+		assert.equal(parseRetryAfter('soon', NOW), undefined);
+		assert.equal(parseRetryAfter('-3', NOW), undefined);
+		assert.equal(parseRetryAfter(undefined, NOW), undefined);
+	});
+
+	test('headers are read case-insensitively, arrays take the first value', () => {
+		const info = readRateLimitHeaders(
+			{
+				'RateLimit-Limit': '100',
+				'ratelimit-remaining': ['4', '9'],
+				'RATELIMIT-RESET': '12',
+				'retry-after': '3',
+			},
+			NOW,
+		);
+		assert.deepEqual(info, { limit: 100, remaining: 4, resetSeconds: 12, retryAfterSeconds: 3 });
+		assert.deepEqual(readRateLimitHeaders({}, NOW), {
+			limit: undefined,
+			remaining: undefined,
+			resetSeconds: undefined,
+			retryAfterSeconds: undefined,
+		});
+	});
+});
+
+describe('backoff and the 429 wait', () => {
+	test('full jitter: uniform in [0, min(cap, 0.5 s * 2^retry)]', () => {
+		assert.equal(backoffSeconds(0, fixed(0)), 0);
+		assert.equal(backoffSeconds(0, fixed(0.999999)), 0.4999995);
+		assert.equal(backoffSeconds(3, fixed(0.5)), 2);
+		assert.equal(backoffSeconds(20, fixed(1)), BACKOFF_CAP_SECONDS, 'capped');
+		let previousCeiling = 0;
+		for (let retry = 0; retry < 6; retry++) {
+			const ceiling = backoffSeconds(retry, fixed(1));
+			assert.ok(ceiling >= previousCeiling, 'ceilings grow');
+			previousCeiling = ceiling;
+		}
+	});
+
+	test('Retry-After wins over RateLimit-Reset, which wins over backoff', () => {
+		assert.deepEqual(
+			rateLimitWaitSeconds({ retryAfterSeconds: 4, resetSeconds: 9 }, 0, fixed(0.5)),
+			{
+				seconds: 4,
+				source: 'retry-after',
+			},
+		);
+		assert.deepEqual(rateLimitWaitSeconds({ resetSeconds: 9 }, 0, fixed(0.5)), {
+			seconds: 9 + RESET_MARGIN_SECONDS,
+			source: 'reset',
+		});
+		assert.deepEqual(rateLimitWaitSeconds({}, 2, fixed(0.5)), { seconds: 1, source: 'backoff' });
+	});
+});
+
+describe('retry policy', () => {
+	const status = (
+		code: number,
+		extra: Partial<Extract<AttemptOutcome, { kind: 'status' }>> = {},
+	): AttemptOutcome => ({
+		kind: 'status',
+		status: code,
+		info: {},
+		...extra,
+	});
+	const network = (code: string): AttemptOutcome => ({ kind: 'network', code });
+	const half = fixed(0.5);
+
+	test('GET is retried on 429, 5xx, resets, timeouts and unreadable bodies', () => {
+		for (const outcome of [
+			status(429, { info: { retryAfterSeconds: 2 } }),
+			status(503),
+			status(500),
+			network('ECONNRESET'),
+			network('ETIMEDOUT'),
+			network('ECONNABORTED'),
+			network('ECONNREFUSED'),
+			{ kind: 'badBody', info: {} } as AttemptOutcome,
+		]) {
+			assert.equal(
+				decideRetry(outcome, 'GET', 0, 60, half).action,
+				'retry',
+				JSON.stringify(outcome),
+			);
+		}
+		assert.deepEqual(
+			decideRetry(status(429, { info: { retryAfterSeconds: 2 } }), 'GET', 0, 60, half),
+			{
+				action: 'retry',
+				waitSeconds: 2,
+			},
+		);
+	});
+
+	test('POST and PATCH are retried only on 429 and on a refused connection', () => {
+		for (const method of ['POST', 'PATCH'] as const) {
+			assert.equal(
+				decideRetry(status(429, { info: { retryAfterSeconds: 1 } }), method, 0, 60, half).action,
+				'retry',
+			);
+			assert.equal(decideRetry(network('ECONNREFUSED'), method, 0, 60, half).action, 'retry');
+			for (const outcome of [
+				status(500),
+				status(503),
+				network('ECONNRESET'),
+				network('ETIMEDOUT'),
+				{ kind: 'badBody', info: {} } as AttemptOutcome,
+				{ kind: 'network' } as AttemptOutcome,
+			]) {
+				assert.deepEqual(decideRetry(outcome, method, 0, 60, half), {
+					action: 'fail',
+					reason: 'notRetryable',
+				});
+			}
+		}
+	});
+
+	test('4xx other than 429 is never retried', () => {
+		for (const code of [400, 401, 403, 404, 409, 422]) {
+			assert.deepEqual(decideRetry(status(code), 'GET', 0, 60, half), {
+				action: 'fail',
+				reason: 'notRetryable',
+			});
+		}
+	});
+
+	test("the daily quota fails at once with the server's wait, whatever the cap", () => {
+		const outcome = status(429, {
+			apiCode: 'daily_quota_exceeded',
+			info: { retryAfterSeconds: 40_000 },
+		});
+		assert.deepEqual(decideRetry(outcome, 'GET', 0, 1e9, half), {
+			action: 'fail',
+			reason: 'dailyQuota',
+			waitSeconds: 40_000,
+		});
+	});
+
+	test('a wait longer than maxWaitSeconds fails instead of sleeping', () => {
+		assert.deepEqual(
+			decideRetry(status(429, { info: { retryAfterSeconds: 61 } }), 'GET', 0, 60, half),
+			{
+				action: 'fail',
+				reason: 'waitCap',
+				waitSeconds: 61,
+			},
+		);
+		assert.equal(
+			decideRetry(status(429, { info: { retryAfterSeconds: 60 } }), 'GET', 0, 60, half).action,
+			'retry',
+		);
+		assert.equal(
+			decideRetry(status(429, { info: { resetSeconds: 2 } }), 'GET', 0, 0, half).action,
+			'fail',
+		);
+		assert.deepEqual(
+			decideRetry(status(503, { info: { retryAfterSeconds: 120 } }), 'GET', 0, 60, half),
+			{
+				action: 'fail',
+				reason: 'waitCap',
+				waitSeconds: 120,
+			},
+		);
+	});
+
+	test('our own backoff is capped by maxWaitSeconds instead of failing', () => {
+		assert.deepEqual(decideRetry(status(503), 'GET', 4, 1, fixed(1)), {
+			action: 'retry',
+			waitSeconds: 1,
+		});
+		assert.deepEqual(decideRetry(status(429), 'GET', 4, 60, fixed(0.5)), {
+			action: 'retry',
+			waitSeconds: 4,
+		});
+	});
+
+	test('retries are bounded', () => {
+		assert.equal(decideRetry(status(503), 'GET', MAX_RETRIES - 1, 60, half).action, 'retry');
+		assert.deepEqual(decideRetry(status(503), 'GET', MAX_RETRIES, 60, half), {
+			action: 'fail',
+			reason: 'exhausted',
+		});
+		assert.deepEqual(
+			decideRetry(status(429, { info: { retryAfterSeconds: 1 } }), 'POST', MAX_RETRIES, 60, half),
+			{
+				action: 'fail',
+				reason: 'exhausted',
+			},
+		);
+	});
+});
+
+describe('pacing', () => {
+	test('no wait while the window has requests left; until the reset (plus margin) when it has none', () => {
+		assert.equal(paceDelayMs(undefined, NOW), 0);
+		assert.equal(paceDelayMs({ remaining: 3, windowEndsAtMs: NOW + 5000 }, NOW), 0);
+		assert.equal(
+			paceDelayMs({ remaining: 0, windowEndsAtMs: NOW + 5000 }, NOW),
+			5000 + RESET_MARGIN_SECONDS * 1000,
+		);
+		assert.equal(paceDelayMs({ remaining: 0, windowEndsAtMs: NOW - 1000 }, NOW), 0);
+	});
+
+	test('the window end is the tightest upper bound seen within one window', () => {
+		let state = nextPaceState(undefined, { remaining: 9, resetSeconds: 2 }, NOW);
+		assert.deepEqual(state, { remaining: 9, windowEndsAtMs: NOW + 2000 });
+		// 600 ms later the server says "2 s" again (rounded up from 1.4 s): the first bound stays.
+		state = nextPaceState(state, { remaining: 8, resetSeconds: 2 }, NOW + 600);
+		assert.deepEqual(state, { remaining: 8, windowEndsAtMs: NOW + 2000 });
+		// 1500 ms: "1 s" gives a tighter bound.
+		state = nextPaceState(state, { remaining: 7, resetSeconds: 1 }, NOW + 1500);
+		assert.deepEqual(state, { remaining: 7, windowEndsAtMs: NOW + 2000 });
+		// A new window (remaining went up) starts from its own bound.
+		state = nextPaceState(state, { remaining: 9, resetSeconds: 2 }, NOW + 2100);
+		assert.deepEqual(state, { remaining: 9, windowEndsAtMs: NOW + 4100 });
+		// No headers: the state is kept; a bare Retry-After closes the window for that long.
+		assert.equal(nextPaceState(state, {}, NOW + 2200), state);
+		assert.deepEqual(nextPaceState(state, { retryAfterSeconds: 3 }, NOW + 2200), {
+			remaining: 0,
+			windowEndsAtMs: NOW + 5200,
+		});
+	});
+
+	/**
+	 * A fake-time model of the sandbox's limiter (fixed window starting at the first request after
+	 * the previous one ended, Reset rounded up) and a sequential reader that paces with the
+	 * transport's functions. Over many windows the reader must use >= 95 % of the ceiling with
+	 * fewer than 1 % of requests answered 429 (cases where the reader, not the limit, is the
+	 * bottleneck are left out: the ceiling is not reachable there).
+	 */
+	function simulate(limit: number, windowSeconds: number, latencyMs: number, windows: number) {
+		let now = NOW;
+		let windowEnd = 0;
+		let used = 0;
+		let state: PaceState | undefined;
+		let ok = 0;
+		let refused = 0;
+		const end = NOW + windows * windowSeconds * 1000;
+		while (now < end) {
+			now += paceDelayMs(state, now);
+			const arrival = now + latencyMs / 2;
+			if (arrival >= windowEnd) {
+				windowEnd = arrival + windowSeconds * 1000;
+				used = 0;
+			}
+			const reset = Math.max(1, Math.ceil((windowEnd - arrival) / 1000));
+			let retryAfter: number | undefined;
+			if (used >= limit) {
+				refused++;
+				retryAfter = reset;
+			} else {
+				used++;
+				ok++;
+			}
+			now = arrival + latencyMs / 2;
+			const info = {
+				limit,
+				remaining: limit - used,
+				resetSeconds: reset,
+				retryAfterSeconds: retryAfter,
+			};
+			state = nextPaceState(state, info, now);
+			if (retryAfter !== undefined) now += rateLimitWaitSeconds(info, 0, fixed(0.5)).seconds * 1000;
+		}
+		const ceiling = (limit * (end - NOW)) / (windowSeconds * 1000);
+		return { ok, refused, usage: ok / ceiling };
+	}
+
+	for (const [limit, windowSeconds, latencyMs] of [
+		[10, 2, 5],
+		[10, 2, 40],
+		[100, 60, 40],
+		[100, 60, 300],
+		[5, 1, 10],
+	]) {
+		test(`keeps under the ceiling and uses it: ${limit} per ${windowSeconds} s, ${latencyMs} ms per request`, () => {
+			const { ok, refused, usage } = simulate(limit, windowSeconds, latencyMs, 12);
+			assert.ok(refused / (ok + refused) < 0.01, `429 share ${refused}/${ok + refused}`);
+			assert.ok(usage >= 0.95, `usage ${usage.toFixed(3)}`);
+		});
+	}
+});
