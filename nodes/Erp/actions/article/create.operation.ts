@@ -1,0 +1,41 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import type { Prepared } from '../utils';
+import { checkFields, request } from '../utils';
+import { articleFieldSpecs, optionalArticleFields, requiredArticleFields } from './fields';
+
+const properties: INodeProperties[] = [
+	...requiredArticleFields,
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: optionalArticleFields,
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['article'], operation: ['create'] } },
+	properties,
+);
+
+/** Reads and checks the body of a new article (also used by find-or-create). */
+export function readNewArticle(this: IExecuteFunctions, itemIndex: number): IDataObject {
+	const values: IDataObject = {
+		reference: this.getNodeParameter('reference', itemIndex),
+		designation: this.getNodeParameter('designation', itemIndex),
+		prix_ht: this.getNodeParameter('prix_ht', itemIndex),
+		tva: this.getNodeParameter('tva', itemIndex),
+		...(this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject),
+	};
+	return checkFields(this, itemIndex, articleFieldSpecs, values);
+}
+
+export function prepare(this: IExecuteFunctions, itemIndex: number): Prepared {
+	const body = readNewArticle.call(this, itemIndex);
+	return async () =>
+		await request.call(this, itemIndex, { method: 'POST', path: '/articles', body });
+}

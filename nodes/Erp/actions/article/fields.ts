@@ -1,0 +1,89 @@
+// The article's writable fields: one parameter description and one check per API field.
+import type { INodeProperties } from 'n8n-workflow';
+
+import type { FieldSpec } from '../utils';
+
+export const articleFields = {
+	reference: {
+		displayName: 'Reference',
+		name: 'reference',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. REF-000123',
+		description: 'Business reference code of the article, unique in the ERP (API field reference)',
+	},
+	designation: {
+		displayName: 'Designation',
+		name: 'designation',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. Office chair, black',
+		description: 'Label of the article (API field designation)',
+	},
+	prix_ht: {
+		displayName: 'Unit Price (Cents)',
+		name: 'prix_ht',
+		type: 'number',
+		default: 0,
+		description: 'Price excluding tax, as a whole number of cents',
+		hint: 'API field prix_ht, in cents: 1250 = 12.50. Decimals are refused, never rounded.',
+	},
+	tva: {
+		displayName: 'VAT Rate (Basis Points)',
+		name: 'tva',
+		type: 'number',
+		default: 2000,
+		description: 'VAT rate in basis points, a whole number from 0 to 10000',
+		hint: 'API field tva: 2000 = 20 %, 550 = 5.5 %',
+	},
+	stock: {
+		displayName: 'Stock',
+		name: 'stock',
+		type: 'number',
+		default: 0,
+		description:
+			'Quantity in stock, a whole number (API field stock). Changing it records an adjustment movement.',
+	},
+	seuil_alerte: {
+		displayName: 'Low-Stock Threshold',
+		name: 'seuil_alerte',
+		type: 'number',
+		default: 0,
+		description:
+			'A stock.bas event is sent when the stock falls to this level or below (API field seuil_alerte)',
+	},
+	categorie_id: {
+		displayName: 'Category Name or ID',
+		name: 'categorie_id',
+		type: 'options',
+		typeOptions: { loadOptionsMethod: 'getCategories' },
+		default: '',
+		description:
+			'Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
+	},
+} satisfies Record<string, INodeProperties>;
+
+export const articleFieldSpecs: Record<keyof typeof articleFields, FieldSpec> = {
+	reference: { label: 'Reference', kind: 'text' },
+	designation: { label: 'Designation', kind: 'text' },
+	prix_ht: { label: 'Unit Price (Cents)', kind: 'integer', min: 0 },
+	tva: { label: 'VAT Rate (Basis Points)', kind: 'integer', min: 0, max: 10000 },
+	stock: { label: 'Stock', kind: 'integer', min: 0 },
+	seuil_alerte: { label: 'Low-Stock Threshold', kind: 'integer', min: 0 },
+	categorie_id: { label: 'Category Name or ID', kind: 'text' },
+};
+
+/** The fields an article needs at creation, shown as required top-level parameters. */
+export const requiredArticleFields: INodeProperties[] = [
+	{ ...articleFields.reference, required: true },
+	{ ...articleFields.designation, required: true },
+	{ ...articleFields.prix_ht, required: true },
+	{ ...articleFields.tva, required: true },
+];
+
+/** Optional fields at creation. */
+export const optionalArticleFields: INodeProperties[] = [
+	articleFields.categorie_id,
+	articleFields.seuil_alerte,
+	articleFields.stock,
+];

@@ -1,0 +1,97 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import type { Prepared } from '../utils';
+import { findArticleByReference, request } from '../utils';
+import { readNewArticle } from './create.operation';
+import { optionalArticleFields, requiredArticleFields } from './fields';
+
+const properties: INodeProperties[] = [
+	{
+		...requiredArticleFields[0],
+		description: 'Reference to look for; an article is created with it when none has it',
+	},
+	...requiredArticleFields.slice(1),
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: optionalArticleFields,
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options: [
+			{
+				displayName: 'Update If Found',
+				name: 'updateIfFound',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to update the found article with the values above when any of them differs',
+			},
+		],
+	},
+	{
+		displayName:
+			'The output is the article plus "_action": "found", "created" or "updated", which tells what happened',
+		name: 'findOrCreateNotice',
+		type: 'notice',
+		default: '',
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['article'], operation: ['findOrCreate'] } },
+	properties,
+);
+
+/** Fields of `wanted` whose value differs from `current` (categorie_id compares with categorie.id). */
+function changedFields(current: IDataObject, wanted: IDataObject): IDataObject {
+	const changes: IDataObject = {};
+	for (const [key, value] of Object.entries(wanted)) {
+		const now =
+			key === 'categorie_id' ? (current.categorie as IDataObject | undefined)?.id : current[key];
+		if (now !== value) changes[key] = value;
+	}
+	return changes;
+}
+
+export function prepare(this: IExecuteFunctions, itemIndex: number): Prepared {
+	const body = readNewArticle.call(this, itemIndex);
+	const { updateIfFound = false } = this.getNodeParameter('options', itemIndex, {}) as {
+		updateIfFound?: boolean;
+	};
+	return async () => await findOrCreate.call(this, itemIndex, body, updateIfFound);
+}
+
+async function findOrCreate(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	body: IDataObject,
+	updateIfFound: boolean,
+): Promise<IDataObject> {
+	const found = await findArticleByReference.call(this, itemIndex, body.reference as string);
+	if (!found) {
+		const created = await request.call(this, itemIndex, {
+			method: 'POST',
+			path: '/articles',
+			body,
+		});
+		return { ...created, _action: 'created' };
+	}
+	const changes = updateIfFound ? changedFields(found, body) : {};
+	if (Object.keys(changes).length === 0) return { ...found, _action: 'found' };
+	const updated = await request.call(this, itemIndex, {
+		method: 'PATCH',
+		path: `/articles/${String(found.id)}`,
+		body: changes,
+		resource: `Article ${String(found.id)}`,
+	});
+	return { ...updated, _action: 'updated' };
+}

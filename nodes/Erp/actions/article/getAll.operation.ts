@@ -1,0 +1,48 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { listOptions, returnAllAndLimit } from '../common.descriptions';
+import type { FieldSpec, Prepared } from '../utils';
+import { prepareGetMany, readFilters } from '../utils';
+import { articleFields } from './fields';
+
+const properties: INodeProperties[] = [
+	...returnAllAndLimit,
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		options: [
+			articleFields.categorie_id,
+			{
+				...articleFields.reference,
+				description: 'Only the article with exactly this reference (API filter reference)',
+			},
+			{
+				displayName: 'Search Text',
+				name: 'q',
+				type: 'string',
+				default: '',
+				description: 'Text found in the designation or the reference (API filter q)',
+			},
+		],
+	},
+	listOptions,
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['article'], operation: ['getAll'] } },
+	properties,
+);
+
+const filterSpecs: Record<string, FieldSpec> = {
+	categorie_id: { label: 'Category Name or ID', kind: 'text' },
+	reference: { label: 'Reference', kind: 'text' },
+	q: { label: 'Search Text', kind: 'text' },
+};
+
+export function prepare(this: IExecuteFunctions, itemIndex: number): Prepared {
+	return prepareGetMany(this, itemIndex, '/articles', readFilters(this, itemIndex, filterSpecs));
+}

@@ -1,0 +1,40 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import type { Prepared } from '../utils';
+import { checkFields, request } from '../utils';
+import { clientFields, clientFieldSpecs, optionalClientFields } from './fields';
+
+const properties: INodeProperties[] = [
+	{ ...clientFields.nom, required: true },
+	{ ...clientFields.email, required: true },
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: optionalClientFields,
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['client'], operation: ['create'] } },
+	properties,
+);
+
+/** Reads and checks the body of a new client (also used by find-or-create). */
+export function readNewClient(this: IExecuteFunctions, itemIndex: number): IDataObject {
+	const values: IDataObject = {
+		nom: this.getNodeParameter('nom', itemIndex),
+		email: this.getNodeParameter('email', itemIndex),
+		...(this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject),
+	};
+	return checkFields(this, itemIndex, clientFieldSpecs, values);
+}
+
+export function prepare(this: IExecuteFunctions, itemIndex: number): Prepared {
+	const body = readNewClient.call(this, itemIndex);
+	return async () =>
+		await request.call(this, itemIndex, { method: 'POST', path: '/clients', body });
+}

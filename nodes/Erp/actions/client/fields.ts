@@ -1,0 +1,52 @@
+// The client's writable fields: one parameter description and one check per API field.
+import type { INodeProperties } from 'n8n-workflow';
+
+import type { FieldSpec } from '../utils';
+
+export const clientFields = {
+	nom: {
+		displayName: 'Name',
+		name: 'nom',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. Boulangerie Martin',
+		description: 'Name of the client, a company or a person (API field nom)',
+	},
+	email: {
+		displayName: 'Email',
+		name: 'email',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. name@email.com',
+		description: 'Email address of the client, unique in the ERP (API field email)',
+	},
+	telephone: {
+		displayName: 'Phone',
+		name: 'telephone',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. +33 1 40 00 00 00',
+		description: 'Phone number (API field telephone)',
+	},
+	adresse: {
+		displayName: 'Address',
+		name: 'adresse',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. 12 rue de la République, 69000 Lyon',
+		description: 'Postal address on one line (API field adresse)',
+	},
+} satisfies Record<string, INodeProperties>;
+
+export const clientFieldSpecs: Record<keyof typeof clientFields, FieldSpec> = {
+	nom: { label: 'Name', kind: 'text' },
+	email: { label: 'Email', kind: 'email' },
+	telephone: { label: 'Phone', kind: 'optionalText' },
+	adresse: { label: 'Address', kind: 'optionalText' },
+};
+
+/** Optional fields at creation. */
+export const optionalClientFields: INodeProperties[] = [
+	clientFields.adresse,
+	clientFields.telephone,
+];

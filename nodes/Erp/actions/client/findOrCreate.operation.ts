@@ -1,0 +1,52 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import type { Prepared } from '../utils';
+import { findClientByEmail, request } from '../utils';
+import { readNewClient } from './create.operation';
+import { clientFields, optionalClientFields } from './fields';
+
+const properties: INodeProperties[] = [
+	{
+		...clientFields.email,
+		required: true,
+		description:
+			'Email to look for (case-insensitive); a client is created with it when none has it',
+	},
+	{
+		...clientFields.nom,
+		required: true,
+		description: 'Name of the client, used only when the client is created (API field nom)',
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		description: 'Used only when the client is created',
+		options: optionalClientFields,
+	},
+	{
+		displayName:
+			'The output is the client plus "_action": "found" or "created", which tells what happened',
+		name: 'findOrCreateNotice',
+		type: 'notice',
+		default: '',
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['client'], operation: ['findOrCreate'] } },
+	properties,
+);
+
+export function prepare(this: IExecuteFunctions, itemIndex: number): Prepared {
+	const body = readNewClient.call(this, itemIndex);
+	return async () => {
+		const found = await findClientByEmail.call(this, itemIndex, body.email as string);
+		if (found) return { ...found, _action: 'found' };
+		const created = await request.call(this, itemIndex, { method: 'POST', path: '/clients', body });
+		return { ...created, _action: 'created' };
+	};
+}

@@ -1,0 +1,166 @@
+// Parameter descriptions shared by several operations: resource locators, list parameters and
+// the enumerations of the contract.
+import type { INodeProperties } from 'n8n-workflow';
+
+import type { IdKind } from './validation';
+import { ID_PREFIXES, idPattern } from './validation';
+
+/** A resource locator: a searchable list, an ID of the given kind and, for articles, a reference. */
+function locator(
+	kind: IdKind,
+	options: {
+		displayName: string;
+		name: string;
+		description: string;
+		searchListMethod: string;
+		byReference?: boolean;
+	},
+): INodeProperties {
+	const label = options.displayName.toLowerCase();
+	return {
+		displayName: options.displayName,
+		name: options.name,
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		required: true,
+		description: options.description,
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				placeholder: `Select ${kind === 'article' || kind === 'invoice' ? 'an' : 'a'} ${label}...`,
+				typeOptions: { searchListMethod: options.searchListMethod, searchable: true },
+			},
+			{
+				displayName: 'By ID',
+				name: 'id',
+				type: 'string',
+				placeholder: `e.g. ${ID_PREFIXES[kind]}_00000001`,
+				validation: [
+					{
+						type: 'regex',
+						properties: {
+							regex: idPattern(kind),
+							errorMessage: `Not a valid ${label} ID (${ID_PREFIXES[kind]}_…)`,
+						},
+					},
+				],
+			},
+			...(options.byReference
+				? [
+						{
+							displayName: 'By Reference',
+							name: 'reference',
+							type: 'string' as const,
+							placeholder: 'e.g. REF-000001',
+						},
+					]
+				: []),
+		],
+	};
+}
+
+/** Article locator: from a searchable list, by ID (`art_…`) or by business reference. */
+export const articleLocator = locator('article', {
+	displayName: 'Article',
+	name: 'articleId',
+	description: 'The article, picked from the list, by ID (art_…) or by its exact reference',
+	searchListMethod: 'searchArticles',
+	byReference: true,
+});
+
+/** Client locator: from a searchable list or by ID (`cli_…`). */
+export const clientLocator = locator('client', {
+	displayName: 'Client',
+	name: 'clientId',
+	description: 'The client, picked from the list or by ID (cli_…)',
+	searchListMethod: 'searchClients',
+});
+
+/** Invoice locator: from a searchable list or by ID (`fac_…`). */
+export const invoiceLocator = locator('invoice', {
+	displayName: 'Invoice',
+	name: 'invoiceId',
+	description: 'The invoice, picked from the list or by ID (fac_…)',
+	searchListMethod: 'searchInvoices',
+});
+
+/** Return All / Limit, for the `getAll` operation the caller scopes with displayOptions. */
+export const returnAllAndLimit: INodeProperties[] = [
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to return all results or only up to a given limit',
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 50,
+		description: 'Max number of results to return',
+		displayOptions: { show: { returnAll: [false] } },
+	},
+];
+
+/** Query parameter names a list owns: free query parameters may not set them. */
+export const RESERVED_QUERY_PARAMETERS = ['limit', 'cursor'];
+
+/** "Options" of every list: free query parameters passed through unchanged. */
+export const listOptions: INodeProperties = {
+	displayName: 'Options',
+	name: 'options',
+	type: 'collection',
+	placeholder: 'Add option',
+	default: {},
+	options: [
+		{
+			displayName: 'Query Parameters',
+			name: 'queryParameters',
+			type: 'fixedCollection',
+			typeOptions: { multipleValues: true },
+			placeholder: 'Add Parameter',
+			default: {},
+			description:
+				'Extra query parameters sent as they are, for filters this node does not list. "limit" and "cursor" are managed by the node and refused here.',
+			options: [
+				{
+					displayName: 'Parameter',
+					name: 'parameter',
+					values: [
+						{
+							displayName: 'Name',
+							name: 'name',
+							type: 'string',
+							default: '',
+						},
+						{
+							displayName: 'Value',
+							name: 'value',
+							type: 'string',
+							default: '',
+						},
+					],
+				},
+			],
+		},
+	],
+};
+
+/** A date parameter: text `YYYY-MM-DD`, checked before the request. */
+export function dateField(displayName: string, name: string, description: string): INodeProperties {
+	return {
+		displayName,
+		name,
+		type: 'string',
+		default: '',
+		placeholder: 'YYYY-MM-DD',
+		description,
+	};
+}
+
+export const INVOICE_STATUSES = ['emise', 'partiellement_payee', 'payee'] as const;
+export const SETTLEMENT_MODES = ['virement', 'carte', 'cheque', 'especes', 'prelevement'] as const;

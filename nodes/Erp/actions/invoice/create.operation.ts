@@ -1,0 +1,237 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { jsonParse, updateDisplayOptions } from 'n8n-workflow';
+
+import { articleLocator, clientLocator } from '../common.descriptions';
+import type { Locator, Prepared } from '../utils';
+import {
+	checkFields,
+	getLocatorId,
+	readLocator,
+	request,
+	resolveArticleIds,
+	source,
+} from '../utils';
+import type { ValueSource } from '../validation';
+import { invalid, isBlank, toId, toInteger, toText } from '../validation';
+
+const JSON_LINES_HINT =
+	'An array of lines, for example {{ $json.line_items }}. Each line is an object with: "article_id" (art_…) or "reference" (the exact article reference, looked up once per distinct reference); "quantite" or "quantity" (whole number, 1 or more); optionally "prix_ht" or "unit_price" (unit price excluding tax in cents, whole number; the article\'s price when absent). Other keys are ignored.';
+
+const properties: INodeProperties[] = [
+	clientLocator,
+	{
+		displayName: 'Lines Source',
+		name: 'linesMode',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{
+				name: 'Define Below',
+				value: 'define',
+				description: 'Pick each article and its quantity here',
+			},
+			{
+				name: 'From JSON',
+				value: 'json',
+				description: 'Take the lines from an earlier node, for example the line items of an order',
+			},
+		],
+		default: 'define',
+	},
+	{
+		displayName: 'Lines',
+		name: 'lines',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true, sortable: true },
+		placeholder: 'Add Line',
+		default: {},
+		displayOptions: { show: { linesMode: ['define'] } },
+		options: [
+			{
+				displayName: 'Line',
+				name: 'line',
+				values: [
+					articleLocator,
+					{
+						displayName: 'Quantity',
+						name: 'quantite',
+						type: 'number',
+						default: 1,
+						description: 'Whole number of units, 1 or more (API field quantite)',
+					},
+					{
+						displayName: 'Unit Price (Cents)',
+						name: 'prix_ht',
+						type: 'string',
+						default: '',
+						placeholder: "Article's price",
+						description:
+							"Unit price excluding tax in cents, a whole number (API field prix_ht). Leave empty to use the article's price.",
+					},
+				],
+			},
+		],
+	},
+	{
+		displayName: 'Lines (JSON)',
+		name: 'linesJson',
+		type: 'json',
+		default: '[]',
+		required: true,
+		hint: JSON_LINES_HINT,
+		description: 'The invoice lines as a JSON array',
+		displayOptions: { show: { linesMode: ['json'] } },
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [
+			{
+				displayName: 'Date',
+				name: 'date',
+				type: 'string',
+				default: '',
+				placeholder: 'YYYY-MM-DD',
+				description: 'Invoice date (API field date); today when empty',
+			},
+			{
+				displayName: 'External Reference',
+				name: 'reference_externe',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. order #1042',
+				description:
+					'Your own reference for the invoice, for example the e-commerce order number (API field reference_externe). It also tells apart two invoices that are otherwise identical for the automatic idempotency key.',
+			},
+		],
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['invoice'], operation: ['create'] } },
+	properties,
+);
+
+interface Line {
+	locator: Locator;
+	label: string;
+	quantite: number;
+	prix_ht?: number;
+}
+
+function readDefinedLines(ctx: IExecuteFunctions, itemIndex: number): Line[] {
+	const rows = ctx.getNodeParameter('lines.line', itemIndex, []) as IDataObject[];
+	return rows.map((row, k) => {
+		const label = (field: string) => `Lines › Line ${k + 1} › ${field}`;
+		const line: Line = {
+			label: label('Article'),
+			locator: readLocator(source(ctx, label('Article'), itemIndex), row.articleId, 'article'),
+			quantite: toInteger(source(ctx, label('Quantity'), itemIndex), row.quantite, { min: 1 }),
+		};
+		if (!isBlank(row.prix_ht)) {
+			line.prix_ht = toInteger(source(ctx, label('Unit Price (Cents)'), itemIndex), row.prix_ht, {
+				min: 0,
+			});
+		}
+		return line;
+	});
+}
+
+/**
+ * The key used and its value among two synonymous keys (`a` when neither is given); both may be
+ * given only with the same value.
+ */
+function either(line: IDataObject, a: string, b: string, at: (key: string) => ValueSource) {
+	const [va, vb] = [line[a], line[b]];
+	if (!isBlank(va) && !isBlank(vb) && String(va) !== String(vb)) {
+		throw invalid(at(a), `"${a}" (${String(va)}) and "${b}" (${String(vb)}) disagree; give one`);
+	}
+	return isBlank(va) && !isBlank(vb) ? { src: at(b), value: vb } : { src: at(a), value: va };
+}
+
+function readJsonLines(ctx: IExecuteFunctions, itemIndex: number): Line[] {
+	const all = source(ctx, 'Lines (JSON)', itemIndex);
+	let value: unknown = ctx.getNodeParameter('linesJson', itemIndex);
+	if (typeof value === 'string') {
+		try {
+			value = jsonParse(value);
+		} catch {
+			throw invalid(all, 'not valid JSON', JSON_LINES_HINT);
+		}
+	}
+	if (!Array.isArray(value)) {
+		throw invalid(all, 'expected an array of lines', JSON_LINES_HINT);
+	}
+	return value.map((raw: unknown, k) => {
+		const at = (field: string) => source(ctx, `Lines (JSON)[${k}].${field}`, itemIndex);
+		if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+			throw invalid(
+				source(ctx, `Lines (JSON)[${k}]`, itemIndex),
+				'a line must be an object',
+				JSON_LINES_HINT,
+			);
+		}
+		const line = raw as IDataObject;
+		let locator: Locator;
+		if (!isBlank(line.article_id) && !isBlank(line.reference)) {
+			throw invalid(at('article_id'), 'give "article_id" or "reference", not both');
+		} else if (!isBlank(line.article_id)) {
+			locator = { id: toId(at('article_id'), line.article_id, 'article') };
+		} else if (!isBlank(line.reference)) {
+			locator = { reference: toText(at('reference'), line.reference) };
+		} else {
+			throw invalid(
+				at('article_id'),
+				'each line needs "article_id" or "reference"',
+				JSON_LINES_HINT,
+			);
+		}
+		const quantity = either(line, 'quantite', 'quantity', at);
+		const result: Line = {
+			locator,
+			label: `Lines (JSON)[${k}].${'id' in locator ? 'article_id' : 'reference'}`,
+			quantite: toInteger(quantity.src, quantity.value, { min: 1 }),
+		};
+		const price = either(line, 'prix_ht', 'unit_price', at);
+		if (!isBlank(price.value)) result.prix_ht = toInteger(price.src, price.value, { min: 0 });
+		return result;
+	});
+}
+
+export function prepare(this: IExecuteFunctions, itemIndex: number): Prepared {
+	const clientId = getLocatorId(this, itemIndex, 'clientId', 'Client', 'client');
+	const mode = this.getNodeParameter('linesMode', itemIndex) as string;
+	const lines =
+		mode === 'json' ? readJsonLines(this, itemIndex) : readDefinedLines(this, itemIndex);
+	if (lines.length === 0) {
+		throw invalid(
+			source(this, mode === 'json' ? 'Lines (JSON)' : 'Lines', itemIndex),
+			'an invoice needs at least one line',
+		);
+	}
+	const extra = checkFields(
+		this,
+		itemIndex,
+		{
+			date: { label: 'Date', kind: 'date' },
+			reference_externe: { label: 'External Reference', kind: 'text' },
+		},
+		this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject,
+	);
+	return async () => {
+		const articleIds = await resolveArticleIds.call(this, itemIndex, lines);
+		const body: IDataObject = {
+			client_id: clientId,
+			lignes: lines.map((line, k) => ({
+				article_id: articleIds[k],
+				quantite: line.quantite,
+				...(line.prix_ht === undefined ? {} : { prix_ht: line.prix_ht }),
+			})),
+			...extra,
+		};
+		return await request.call(this, itemIndex, { method: 'POST', path: '/factures', body });
+	};
+}

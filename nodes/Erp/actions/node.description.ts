@@ -1,0 +1,37 @@
+// The node's parameters: authentication, resource, each resource's operations and fields, and the
+// shared request options.
+import type { INodeProperties } from 'n8n-workflow';
+
+import { authenticationDescription, requestOptionsDescription } from '../../shared/descriptions';
+import * as article from './article/Article.resource';
+import * as client from './client/Client.resource';
+import * as generalLedger from './generalLedger/GeneralLedger.resource';
+import * as invoice from './invoice/Invoice.resource';
+import * as settlement from './settlement/Settlement.resource';
+import * as stockMovement from './stockMovement/StockMovement.resource';
+
+export const properties: INodeProperties[] = [
+	authenticationDescription,
+	{
+		displayName: 'Resource',
+		name: 'resource',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{ name: 'Article', value: 'article' },
+			{ name: 'Client', value: 'client' },
+			{ name: 'General Ledger', value: 'generalLedger' },
+			{ name: 'Invoice', value: 'invoice' },
+			{ name: 'Settlement', value: 'settlement' },
+			{ name: 'Stock Movement', value: 'stockMovement' },
+		],
+		default: 'article',
+	},
+	...article.description,
+	...client.description,
+	...generalLedger.description,
+	...invoice.description,
+	...settlement.description,
+	...stockMovement.description,
+	requestOptionsDescription,
+];

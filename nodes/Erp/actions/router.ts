@@ -1,0 +1,105 @@
+// Runs the chosen operation over the input items, in two passes:
+// 1. every item's parameters are read and checked, without any request (`prepare`);
+// 2. the items' requests are sent, in order.
+// So a wrong value in any item stops the node before anything reaches the ERP (with Continue On
+// Fail, that item becomes an error item and the others run). The per-item loop, pairing and
+// continue-on-fail handling live here only.
+import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { erpErrorToJson, getRequestSettings } from '../../shared/transport';
+import * as article from './article/Article.resource';
+import * as client from './client/Client.resource';
+import * as generalLedger from './generalLedger/GeneralLedger.resource';
+import * as invoice from './invoice/Invoice.resource';
+import * as settlement from './settlement/Settlement.resource';
+import * as stockMovement from './stockMovement/StockMovement.resource';
+import type { Prepared } from './utils';
+
+type Operation = (this: IExecuteFunctions, itemIndex: number) => Prepared;
+
+const operations: Record<string, Record<string, Operation>> = {
+	article: {
+		create: article.create.prepare,
+		findOrCreate: article.findOrCreate.prepare,
+		get: article.get.prepare,
+		getAll: article.getAll.prepare,
+		update: article.update.prepare,
+	},
+	client: {
+		create: client.create.prepare,
+		findOrCreate: client.findOrCreate.prepare,
+		get: client.get.prepare,
+		getAll: client.getAll.prepare,
+		update: client.update.prepare,
+	},
+	invoice: {
+		create: invoice.create.prepare,
+		get: invoice.get.prepare,
+		getAll: invoice.getAll.prepare,
+	},
+	settlement: { create: settlement.create.prepare },
+	stockMovement: { getAll: stockMovement.getAll.prepare },
+	generalLedger: { getAll: generalLedger.getAll.prepare },
+};
+
+/** The json of an error item: `error` (the message), `code` and `httpCode` of the API, details. */
+function errorJson(error: unknown): IDataObject {
+	const { message, ...facts } = erpErrorToJson(error);
+	return { error: message, ...facts };
+}
+
+/** The error as thrown when it is already a node error; anything else wrapped, with the item. */
+function asNodeError(
+	node: INode,
+	error: unknown,
+	itemIndex: number,
+): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	return new NodeOperationError(node, error as Error, { itemIndex });
+}
+
+export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const resource = this.getNodeParameter('resource', 0) as string;
+	const operation = this.getNodeParameter('operation', 0) as string;
+	const prepare = operations[resource]?.[operation];
+	if (!prepare) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`The operation "${operation}" is not supported for the resource "${resource}"`,
+		);
+	}
+	const items = this.getInputData();
+
+	// Pass 1: check every item.
+	const steps: Array<Prepared | IDataObject> = [];
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		try {
+			getRequestSettings(this, itemIndex);
+			steps.push(prepare.call(this, itemIndex));
+		} catch (error) {
+			if (!this.continueOnFail()) throw asNodeError(this.getNode(), error, itemIndex);
+			steps.push(errorJson(error));
+		}
+	}
+
+	// Pass 2: send.
+	const returnData: INodeExecutionData[] = [];
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		const step = steps[itemIndex];
+		if (typeof step !== 'function') {
+			returnData.push({ json: step, pairedItem: { item: itemIndex } });
+			continue;
+		}
+		try {
+			const result = await step();
+			for (const json of Array.isArray(result) ? result : [result]) {
+				returnData.push({ json, pairedItem: { item: itemIndex } });
+			}
+		} catch (error) {
+			if (!this.continueOnFail()) throw asNodeError(this.getNode(), error, itemIndex);
+			returnData.push({ json: errorJson(error), pairedItem: { item: itemIndex } });
+		}
+	}
+	return [returnData];
+}

@@ -1,0 +1,83 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { dateField, invoiceLocator, SETTLEMENT_MODES } from '../common.descriptions';
+import type { Prepared } from '../utils';
+import { checkFields, getLocatorId, request } from '../utils';
+
+const properties: INodeProperties[] = [
+	invoiceLocator,
+	{
+		displayName: 'Amount (Cents)',
+		name: 'montant',
+		type: 'number',
+		default: 0,
+		required: true,
+		description: 'Amount received, a whole number of cents, at most what is left to pay',
+		hint: "API field montant, in cents: 12000 = 120.00. Use the invoice's reste_a_payer to settle it in full.",
+	},
+	{
+		displayName: 'Payment Method',
+		name: 'mode',
+		type: 'options',
+		default: 'virement',
+		required: true,
+		description: 'How the amount was paid (API field mode)',
+		options: [
+			{ name: 'Bank Transfer (Virement)', value: 'virement' },
+			{ name: 'Card (Carte)', value: 'carte' },
+			{ name: 'Cash (Especes)', value: 'especes' },
+			{ name: 'Cheque', value: 'cheque' },
+			{ name: 'Direct Debit (Prelevement)', value: 'prelevement' },
+		],
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [
+			dateField('Date', 'date', 'Date of the payment (API field date); today when empty'),
+			{
+				displayName: 'Reference',
+				name: 'reference',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. bank transaction ID',
+				description:
+					'Your reference for the payment (API field reference). It also tells apart two equal payments of the same invoice.',
+			},
+		],
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['settlement'], operation: ['create'] } },
+	properties,
+);
+
+export function prepare(this: IExecuteFunctions, itemIndex: number): Prepared {
+	const facture_id = getLocatorId(this, itemIndex, 'invoiceId', 'Invoice', 'invoice');
+	const body = checkFields(
+		this,
+		itemIndex,
+		{
+			montant: { label: 'Amount (Cents)', kind: 'integer', min: 1 },
+			mode: { label: 'Payment Method', kind: 'enum', values: SETTLEMENT_MODES },
+			date: { label: 'Date', kind: 'date' },
+			reference: { label: 'Reference', kind: 'text' },
+		},
+		{
+			montant: this.getNodeParameter('montant', itemIndex),
+			mode: this.getNodeParameter('mode', itemIndex),
+			...(this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject),
+		},
+	);
+	return async () =>
+		await request.call(this, itemIndex, {
+			method: 'POST',
+			path: '/reglements',
+			body: { facture_id, ...body },
+		});
+}

@@ -1,0 +1,300 @@
+// Helpers shared by the operations: reading parameters into checked values, and the few
+// lookups several operations need. All HTTP goes through the shared transport.
+//
+// Every operation works in two steps (see router.ts): `prepare` reads and checks the item's
+// parameters without any request and returns a `Prepared` step, which sends the requests.
+import type { IDataObject, IExecuteFunctions, INodeParameterResourceLocator } from 'n8n-workflow';
+
+import type { ErpRequest } from '../../shared/transport';
+import { erpApiRequest, erpGetMany, erpPaginate, getRequestSettings } from '../../shared/transport';
+import { RESERVED_QUERY_PARAMETERS } from './common.descriptions';
+import type { IdKind, ValueSource } from './validation';
+import { invalid, isBlank, toDate, toEmail, toEnum, toId, toInteger, toText } from './validation';
+
+/** What an operation returns for one input item: one record or a list of records. */
+export type OperationResult = IDataObject | IDataObject[];
+
+/** The request step of an operation, built once the item's parameters passed every check. */
+export type Prepared = () => Promise<OperationResult>;
+
+export function source(ctx: IExecuteFunctions, label: string, itemIndex: number): ValueSource {
+	return { node: ctx.getNode(), label, itemIndex };
+}
+
+/** One request for item `itemIndex`, with that item's request options (wait cap, idempotency key). */
+export async function request(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	req: Omit<ErpRequest, 'itemIndex'>,
+): Promise<IDataObject> {
+	return (await erpApiRequest.call(
+		this,
+		{ ...req, itemIndex },
+		getRequestSettings(this, itemIndex),
+	)) as IDataObject;
+}
+
+// ---------- resource locators ----------
+
+export type Locator = { id: string } | { reference: string };
+
+/**
+ * Reads a resource locator (or a plain string, as an AI tool or an expression may give) and
+ * checks it. An article locator in "By Reference" mode gives the reference, resolved later.
+ */
+export function readLocator(src: ValueSource, raw: unknown, kind: IdKind): Locator {
+	const locator = (
+		typeof raw === 'object' && raw !== null ? raw : { mode: 'id', value: raw }
+	) as INodeParameterResourceLocator;
+	if (locator.mode === 'reference' && kind === 'article') {
+		return { reference: toText(src, locator.value) };
+	}
+	return { id: toId(src, locator.value, kind) };
+}
+
+export function getLocator(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	name: string,
+	label: string,
+	kind: IdKind,
+): Locator {
+	return readLocator(source(ctx, label, itemIndex), ctx.getNodeParameter(name, itemIndex), kind);
+}
+
+/** The ID behind a client or invoice locator (they have no reference mode). */
+export function getLocatorId(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	name: string,
+	label: string,
+	kind: 'client' | 'invoice',
+): string {
+	return (getLocator(ctx, itemIndex, name, label, kind) as { id: string }).id;
+}
+
+/** The article whose reference is exactly `reference`, or undefined. */
+export async function findArticleByReference(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	reference: string,
+): Promise<IDataObject | undefined> {
+	for await (const page of erpPaginate.call(
+		this,
+		'/articles',
+		{ reference },
+		{ pageSize: 100 },
+		getRequestSettings(this, itemIndex),
+	)) {
+		const match = page.find((article) => article.reference === reference);
+		if (match) return match;
+	}
+	return undefined;
+}
+
+/** The client whose email is `email` (compared without case), or undefined. */
+export async function findClientByEmail(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	email: string,
+): Promise<IDataObject | undefined> {
+	const wanted = email.toLowerCase();
+	for await (const page of erpPaginate.call(
+		this,
+		'/clients',
+		{ q: email },
+		{ pageSize: 100 },
+		getRequestSettings(this, itemIndex),
+	)) {
+		const match = page.find((client) => String(client.email ?? '').toLowerCase() === wanted);
+		if (match) return match;
+	}
+	return undefined;
+}
+
+/**
+ * The article IDs of `locators`, in order. Each distinct reference is looked up once; an unknown
+ * one fails naming the parameter it came from.
+ */
+export async function resolveArticleIds(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	locators: Array<{ locator: Locator; label: string }>,
+): Promise<string[]> {
+	const byReference = new Map<string, string>();
+	for (const { locator, label } of locators) {
+		if (!('reference' in locator) || byReference.has(locator.reference)) continue;
+		const article = await findArticleByReference.call(this, itemIndex, locator.reference);
+		if (!article) {
+			throw invalid(
+				source(this, label, itemIndex),
+				`no article has the reference "${locator.reference}"`,
+				'References are matched exactly (case and spaces included).',
+			);
+		}
+		byReference.set(locator.reference, String(article.id));
+	}
+	return locators.map(({ locator }) =>
+		'id' in locator ? locator.id : (byReference.get(locator.reference) as string),
+	);
+}
+
+// ---------- fields ----------
+
+/**
+ * How one parameter is checked. `label` is its display name; `api` the API field or filter it
+ * fills when that differs from the parameter's name.
+ */
+export type FieldSpec = { label: string; api?: string } & (
+	| { kind: 'text' | 'email' | 'date' | 'optionalText' }
+	| { kind: 'integer'; min?: number; max?: number }
+	| { kind: 'enum'; values: readonly string[] }
+	| { kind: 'locator'; idKind: IdKind }
+);
+
+function checkField(src: ValueSource, spec: FieldSpec, value: unknown): unknown {
+	switch (spec.kind) {
+		case 'text':
+			return toText(src, value);
+		case 'optionalText':
+			// Free text the API accepts empty (phone, address): sent as given.
+			return value === null || value === undefined ? null : String(value);
+		case 'email':
+			return toEmail(src, value);
+		case 'date':
+			return toDate(src, value);
+		case 'integer':
+			return toInteger(src, value, spec);
+		case 'enum':
+			return toEnum(src, value, spec.values);
+		case 'locator': {
+			// An ID is final; an article reference is resolved when the request step runs.
+			const locator = readLocator(src, value, spec.idKind);
+			return 'id' in locator ? locator.id : { reference: locator.reference, label: src.label };
+		}
+	}
+}
+
+/**
+ * Checks every present value of `values` against `specs` (keyed by parameter name) and returns
+ * them under the API's names. A name without a spec is refused rather than silently dropped.
+ * A locator gives its ID, or `{ reference, label }` for an article given by reference.
+ */
+export function checkFields(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	specs: Record<string, FieldSpec>,
+	values: IDataObject,
+): IDataObject {
+	const body: IDataObject = {};
+	for (const [key, value] of Object.entries(values)) {
+		const spec = specs[key];
+		if (!spec) throw invalid(source(ctx, key, itemIndex), 'this field is not supported here');
+		body[spec.api ?? key] = checkField(
+			source(ctx, spec.label, itemIndex),
+			spec,
+			value,
+		) as IDataObject[string];
+	}
+	return body;
+}
+
+/** Reads a collection parameter ("Update Fields") and refuses it empty. */
+export function requireSomeFields(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	name: string,
+	label: string,
+): IDataObject {
+	const values = ctx.getNodeParameter(name, itemIndex, {}) as IDataObject;
+	if (Object.keys(values).length === 0) {
+		throw invalid(
+			source(ctx, label, itemIndex),
+			'add at least one field to change',
+			'An update with no field would change nothing.',
+		);
+	}
+	return values;
+}
+
+// ---------- lists ----------
+
+/** Reads the "Filters" collection of a list, drops empty values and checks the others. */
+export function readFilters(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	specs: Record<string, FieldSpec>,
+): IDataObject {
+	const raw = ctx.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+	const present: IDataObject = {};
+	for (const [key, value] of Object.entries(raw)) {
+		const locatorValue =
+			typeof value === 'object' && value !== null ? (value as IDataObject).value : value;
+		if (!isBlank(locatorValue)) present[key] = value;
+	}
+	return checkFields(ctx, itemIndex, specs, present);
+}
+
+/** Free query parameters from "Options", refused when they clash with the node's own. */
+function freeQueryParameters(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	filters: IDataObject,
+): IDataObject {
+	const options = ctx.getNodeParameter('options', itemIndex, {}) as {
+		queryParameters?: { parameter?: Array<{ name?: string; value?: string }> };
+	};
+	const src = source(ctx, 'Query Parameters', itemIndex);
+	const qs: IDataObject = {};
+	for (const { name, value } of options.queryParameters?.parameter ?? []) {
+		const key = String(name ?? '').trim();
+		if (key === '') throw invalid(src, 'a parameter has no name');
+		if (RESERVED_QUERY_PARAMETERS.includes(key)) {
+			throw invalid(src, `"${key}" is set by the node (use Return All / Limit instead)`);
+		}
+		if (key in filters || key in qs) {
+			throw invalid(src, `"${key}" is given twice (as a filter or another query parameter)`);
+		}
+		qs[key] = value ?? '';
+	}
+	return qs;
+}
+
+/**
+ * A list operation: checked filters (API names; article locators by reference are resolved when
+ * the step runs) plus free query parameters, read with Return All / Limit through the transport.
+ */
+export function prepareGetMany(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	path: string,
+	filters: IDataObject,
+): Prepared {
+	const returnAll = ctx.getNodeParameter('returnAll', itemIndex, false) as boolean;
+	const limit = returnAll
+		? undefined
+		: toInteger(source(ctx, 'Limit', itemIndex), ctx.getNodeParameter('limit', itemIndex, 50), {
+				min: 1,
+			});
+	const extra = freeQueryParameters(ctx, itemIndex, filters);
+	return async () => {
+		const qs: IDataObject = { ...extra };
+		for (const [key, value] of Object.entries(filters)) {
+			if (typeof value !== 'object' || value === null) {
+				qs[key] = value;
+			} else {
+				const { reference, label } = value as { reference: string; label: string };
+				[qs[key]] = await resolveArticleIds.call(ctx, itemIndex, [
+					{ locator: { reference }, label },
+				]);
+			}
+		}
+		return await erpGetMany.call(
+			ctx,
+			path,
+			qs,
+			{ returnAll, limit },
+			getRequestSettings(ctx, itemIndex),
+		);
+	};
+}

@@ -1,0 +1,104 @@
+// Searchable lists of the resource locators. One page per call; the page's next_cursor is the
+// pagination token, so the editor loads further pages as the user scrolls.
+import type {
+	IDataObject,
+	ILoadOptionsFunctions,
+	INodeListSearchItems,
+	INodeListSearchResult,
+} from 'n8n-workflow';
+
+import { erpApiRequest } from '../../shared/transport';
+
+const PAGE_SIZE = 50;
+
+interface Page {
+	data: IDataObject[];
+	next?: string;
+}
+
+async function listPage(
+	ctx: ILoadOptionsFunctions,
+	path: string,
+	qs: IDataObject,
+	cursor?: string,
+	limit = PAGE_SIZE,
+): Promise<Page> {
+	const response = (await erpApiRequest.call(ctx, {
+		method: 'GET',
+		path,
+		qs: { ...qs, limit, ...(cursor ? { cursor } : {}) },
+	})) as { data?: unknown; pagination?: { next_cursor?: unknown } } | undefined;
+	const next = response?.pagination?.next_cursor;
+	return {
+		data: Array.isArray(response?.data) ? (response.data as IDataObject[]) : [],
+		next: typeof next === 'string' && next !== '' ? next : undefined,
+	};
+}
+
+function money(cents: unknown): string {
+	return typeof cents === 'number' ? (cents / 100).toFixed(2) : '?';
+}
+
+export async function searchArticles(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
+	const page = await listPage(this, '/articles', filter ? { q: filter } : {}, paginationToken);
+	return {
+		results: page.data.map((article) => ({
+			name: `${String(article.reference)} · ${String(article.designation)}`,
+			value: String(article.id),
+		})),
+		paginationToken: page.next,
+	};
+}
+
+export async function searchClients(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
+	const page = await listPage(this, '/clients', filter ? { q: filter } : {}, paginationToken);
+	return {
+		results: page.data.map((client) => ({
+			name: `${String(client.nom)} (${String(client.email)})`,
+			value: String(client.id),
+		})),
+		paginationToken: page.next,
+	};
+}
+
+/** Pages read per call when filtering invoices, which the API cannot search by text. */
+const INVOICE_SCAN_PAGES = 5;
+
+/**
+ * Invoices, in the order of the API. The API has no text search on invoices, so a
+ * filter is matched here against the number, the ID and the external reference, reading at most
+ * a few pages per call and handing back the cursor to continue.
+ */
+export async function searchInvoices(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
+	const wanted = filter?.trim().toLowerCase() ?? '';
+	const results: INodeListSearchItems[] = [];
+	let cursor = paginationToken;
+	for (let pages = 0; pages < (wanted ? INVOICE_SCAN_PAGES : 1); pages++) {
+		const page = await listPage(this, '/factures', {}, cursor, wanted ? 100 : PAGE_SIZE);
+		for (const invoice of page.data) {
+			const text = [invoice.numero, invoice.id, invoice.reference_externe].map(String).join(' ');
+			if (wanted && !text.toLowerCase().includes(wanted)) continue;
+			results.push({
+				name: `${String(invoice.numero)} · ${money(invoice.total_ttc)} · ${String(invoice.statut)}${
+					invoice.reference_externe ? ` · ${String(invoice.reference_externe)}` : ''
+				}`,
+				value: String(invoice.id),
+			});
+		}
+		cursor = page.next;
+		if (!cursor) break;
+	}
+	return { results, paginationToken: cursor };
+}

@@ -1,0 +1,125 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports */
+// The issue's "done when": one workflow run takes an e-commerce order to a paid invoice.
+// Find or create the client by email -> issue the invoice from the order's line items (article
+// references, from JSON) -> settle it in full. Checked in the sandbox's state.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+
+import type { IDataObject } from 'n8n-workflow';
+
+import type { ErpTestEnv } from './setup';
+import { startErpTestEnv } from './setup';
+
+let env: ErpTestEnv;
+before(async () => {
+	env = await startErpTestEnv();
+});
+after(async () => {
+	await env.close();
+});
+
+test('order to paid invoice in one workflow run', async () => {
+	const { body } = await env.api('GET', '/articles?limit=50');
+	const [a, b] = (body.data as IDataObject[]).filter(
+		(x) => Number(x.stock) >= 10 && x.seuil_alerte === 0,
+	);
+	const order = {
+		order_number: 'WEB-2026-0042',
+		customer: { email: 'jeanne.durand@shop.example', name: 'Jeanne Durand' },
+		line_items: [
+			{ sku: a.reference, quantity: 2, title: 'first product' },
+			{ sku: b.reference, quantity: 1, title: 'second product' },
+		],
+	};
+
+	const result = await env.runNodes(
+		[
+			{
+				name: 'Find Client',
+				parameters: {
+					resource: 'client',
+					operation: 'findOrCreate',
+					email: '={{ $json.customer.email }}',
+					nom: '={{ $json.customer.name }}',
+				},
+			},
+			{
+				name: 'Issue Invoice',
+				parameters: {
+					resource: 'invoice',
+					operation: 'create',
+					clientId: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
+					linesMode: 'json',
+					linesJson:
+						"={{ $('Start').item.json.line_items.map(l => ({ reference: l.sku, quantity: l.quantity })) }}",
+					additionalFields: { reference_externe: "={{ $('Start').item.json.order_number }}" },
+				},
+			},
+			{
+				name: 'Settle',
+				parameters: {
+					resource: 'settlement',
+					operation: 'create',
+					invoiceId: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
+					montant: '={{ $json.reste_a_payer }}',
+					mode: 'carte',
+					additionalFields: { reference: "={{ $('Start').item.json.order_number }}" },
+				},
+			},
+		],
+		{ input: [order] },
+	);
+	assert.equal(result.success, true, result.error?.message);
+
+	const [client] = result.output('Find Client');
+	assert.equal(client._action, 'created');
+	const [issued] = result.output('Issue Invoice');
+	const [settlement] = result.output('Settle');
+	assert.equal(settlement.facture_id, issued.id);
+	assert.equal(settlement.montant, issued.total_ttc);
+
+	const invoice = (await env.api('GET', `/factures/${String(issued.id)}`)).body;
+	assert.equal(invoice.client_id, client.id);
+	assert.equal(invoice.reference_externe, 'WEB-2026-0042');
+	assert.equal(invoice.statut, 'payee');
+	assert.equal(invoice.reste_a_payer, 0);
+	assert.deepEqual(
+		(invoice.lignes as IDataObject[]).map((l) => [l.article_id, l.quantite]),
+		[
+			[a.id, 2],
+			[b.id, 1],
+		],
+	);
+
+	const movements = (await env.api('GET', '/stock/mouvements?limit=100')).body
+		.data as IDataObject[];
+	assert.deepEqual(
+		movements
+			.filter((m) => m.document_id === issued.id)
+			.map((m) => [m.article_id, m.type, m.quantite])
+			.sort(),
+		[
+			[a.id, 'sortie', 2],
+			[b.id, 'sortie', 1],
+		].sort(),
+	);
+	assert.equal((await env.api('GET', `/articles/${String(a.id)}`)).body.stock, Number(a.stock) - 2);
+
+	// The same order again: the client is found, not created twice.
+	const again = await env.runNodes(
+		[
+			{
+				name: 'Find Client',
+				parameters: {
+					resource: 'client',
+					operation: 'findOrCreate',
+					email: '={{ $json.customer.email }}',
+					nom: '={{ $json.customer.name }}',
+				},
+			},
+		],
+		{ input: [order] },
+	);
+	assert.equal(again.output('Find Client')[0]._action, 'found');
+	assert.equal(again.output('Find Client')[0].id, client.id);
+});

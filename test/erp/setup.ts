@@ -1,0 +1,179 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports */
+// Shared set-up of the ERP node tests: a sandbox on port 0, the demo key, one-node workflow runs,
+// direct API reads (to check the sandbox's state, not only the node's output) and the editor's
+// list-search / load-options calls.
+import assert from 'node:assert/strict';
+
+import { LoadOptionsContext } from 'n8n-core';
+import type {
+	IDataObject,
+	INode,
+	INodeListSearchResult,
+	INodeParameters,
+	INodePropertyOptions,
+} from 'n8n-workflow';
+import { Workflow } from 'n8n-workflow';
+
+import { DEMO_KEYS, startSandbox } from '../../sandbox';
+import type { SandboxHandle } from '../../sandbox';
+import type { NodeSpec, RunWorkflowResult } from '../harness';
+import { TestCredentials, credentialRef, runWorkflow } from '../harness';
+import { createAdditionalData } from '../harness/additional-data';
+import { HarnessNodeTypes, initRuntime } from '../harness/runtime';
+
+export const ERP = 'n8n-nodes-erp.erp';
+
+export interface Stats {
+	requests: number;
+	byPath: Record<string, number>;
+	byStatus: Record<string, number>;
+}
+
+export interface ErpTestEnv {
+	sandbox: SandboxHandle;
+	credentials: TestCredentials;
+	/** Runs one ERP node (named "ERP") with these parameters over `input` items. */
+	run(
+		parameters: INodeParameters,
+		options?: { input?: IDataObject[]; continueOnFail?: boolean; workflowId?: string },
+	): Promise<RunWorkflowResult>;
+	/** Runs a workflow of several nodes (type defaults to the ERP node). */
+	runNodes(
+		nodes: Array<Omit<NodeSpec, 'type'> & { type?: string }>,
+		options?: { input?: IDataObject[]; workflowId?: string },
+	): Promise<RunWorkflowResult>;
+	/** Calls the API with the demo key, to read the sandbox's state. */
+	api(method: string, path: string, body?: unknown): Promise<{ status: number; body: IDataObject }>;
+	/** The sandbox's request counters. */
+	stats(): Promise<Stats>;
+	/** Re-seeds the sandbox (data, stats, idempotency). */
+	reset(): Promise<void>;
+	/** Calls a list-search method of the node as the editor does. */
+	listSearch(
+		method: string,
+		filter?: string,
+		paginationToken?: string,
+	): Promise<INodeListSearchResult>;
+	/** Calls a load-options method of the node as the editor does. */
+	loadOptions(method: string, parameters?: INodeParameters): Promise<INodePropertyOptions[]>;
+	close(): Promise<void>;
+}
+
+let workflowCounter = 0;
+
+export async function startErpTestEnv(): Promise<ErpTestEnv> {
+	const sandbox = await startSandbox({ port: 0 });
+	const credentials = new TestCredentials({
+		erpApi: { apiKey: DEMO_KEYS.full, environment: 'sandbox', baseUrl: sandbox.baseUrl },
+	});
+
+	const api: ErpTestEnv['api'] = async (method, path, body) => {
+		const response = await fetch(`${sandbox.baseUrl}${path}`, {
+			method,
+			headers: {
+				Authorization: `Bearer ${DEMO_KEYS.full}`,
+				...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+			},
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		const text = await response.text();
+		return { status: response.status, body: text ? (JSON.parse(text) as IDataObject) : {} };
+	};
+
+	const runNodes: ErpTestEnv['runNodes'] = async (nodes, options = {}) =>
+		await runWorkflow({
+			nodes: nodes.map((node) => ({ type: ERP, ...node })),
+			input: options.input,
+			credentials,
+			workflowId: options.workflowId ?? `erp-test-${++workflowCounter}`,
+		});
+
+	const callMethod = async <T>(
+		kind: 'listSearch' | 'loadOptions',
+		method: string,
+		parameters: INodeParameters,
+		args: unknown[],
+	): Promise<T> => {
+		initRuntime();
+		const nodeTypes = new HarnessNodeTypes();
+		const node: INode = {
+			id: 'erp-node',
+			name: 'ERP',
+			type: ERP,
+			typeVersion: 1,
+			position: [0, 0],
+			parameters,
+			credentials: { erpApi: credentialRef('erpApi') },
+		};
+		const workflow = new Workflow({
+			id: 'erp-editor',
+			nodes: [node],
+			connections: {},
+			active: false,
+			nodeTypes,
+		});
+		const additionalData = createAdditionalData({ credentials, workflowId: 'erp-editor' });
+		const context = new LoadOptionsContext(workflow, node, additionalData, 'parameters');
+		const methods = nodeTypes.getByNameAndVersion(ERP, 1).methods as unknown as Record<
+			string,
+			Record<string, (...a: unknown[]) => Promise<T>>
+		>;
+		const fn = methods[kind]?.[method];
+		assert.ok(fn, `the node has no ${kind} method ${method}`);
+		return await fn.call(context, ...args);
+	};
+
+	return {
+		sandbox,
+		credentials,
+		run: async (parameters, options = {}) =>
+			await runNodes(
+				[{ name: 'ERP', parameters, continueOnFail: options.continueOnFail }],
+				options,
+			),
+		runNodes,
+		api,
+		async stats() {
+			const response = await fetch(`${sandbox.url}/_sandbox/stats`);
+			return (await response.json()) as Stats;
+		},
+		async reset() {
+			const response = await fetch(`${sandbox.url}/_sandbox/reset`, { method: 'POST' });
+			assert.equal(response.status, 200);
+		},
+		listSearch: async (method, filter, paginationToken) =>
+			await callMethod<INodeListSearchResult>('listSearch', method, { authentication: 'apiKey' }, [
+				filter,
+				paginationToken,
+			]),
+		loadOptions: async (method, parameters = {}) =>
+			await callMethod<INodePropertyOptions[]>(
+				'loadOptions',
+				method,
+				{ authentication: 'apiKey', ...parameters },
+				[],
+			),
+		close: async () => await sandbox.close(),
+	};
+}
+
+/** Asserts a failed run whose error names `label` (and the item), with the sandbox untouched. */
+export async function assertRefusedBeforeRequest(
+	env: ErpTestEnv,
+	parameters: INodeParameters,
+	label: string,
+	options: { input?: IDataObject[]; item?: number } = {},
+): Promise<Error> {
+	const before = (await env.stats()).requests;
+	const result = await env.run(parameters, { input: options.input });
+	assert.equal(result.success, false, 'the run should fail');
+	const error = result.error as Error & { context?: IDataObject };
+	assert.equal(error.name, 'NodeOperationError', error.message);
+	assert.ok(error.message.includes(`"${label}"`), `"${error.message}" should name "${label}"`);
+	assert.ok(
+		error.message.includes(`[item ${options.item ?? 0}]`),
+		`"${error.message}" should name the item`,
+	);
+	assert.equal((await env.stats()).requests, before, 'no request may reach the sandbox');
+	return error;
+}
