@@ -1,0 +1,235 @@
+import type {
+	IDataObject,
+	IHookFunctions,
+	INodeType,
+	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { authenticationDescription, erpCredentialsDescription } from '../shared/descriptions';
+import { EVENT_OPTIONS, isSelected, normalizeEvents } from './events';
+import { verifyStandardWebhook, type WebhookHeaders } from './signature';
+import { hasSeen, readSeen, rememberDelivery } from './replay';
+import {
+	checkExists,
+	create,
+	isManual,
+	remove,
+	resolveSecret,
+	STATIC_KEYS,
+} from './webhookLifecycle';
+
+const DEFAULT_TOLERANCE_SECONDS = 300;
+/** Delivery headers never copied into the output item. */
+const HIDDEN_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'x-api-key']);
+
+interface TriggerOptions {
+	toleranceSeconds?: number;
+	includeHeaders?: boolean;
+}
+
+/** Answers the request with a status and a small JSON body, and starts no execution. */
+function answer(
+	context: IWebhookFunctions,
+	status: number,
+	body: IDataObject,
+): IWebhookResponseData {
+	context.getResponseObject().status(status).json(body);
+	return { noWebhookResponse: true };
+}
+
+function isPlainObject(value: unknown): value is IDataObject {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export class ErpTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'ERP Trigger',
+		name: 'erpTrigger',
+		icon: { light: 'file:../../icons/erp.svg', dark: 'file:../../icons/erp.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{$parameter["events"].join(", ")}}',
+		description:
+			'Starts the workflow on ERP events (sales, paid invoices, low stock, payroll, VAT), verifying each signed delivery',
+		defaults: {
+			name: 'ERP Trigger',
+		},
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: erpCredentialsDescription,
+		webhooks: [
+			{
+				name: 'default',
+				httpMethod: 'POST',
+				responseMode: 'onReceived',
+				path: 'erp',
+			},
+		],
+		properties: [
+			authenticationDescription,
+			{
+				displayName: 'Registration',
+				name: 'registration',
+				type: 'options',
+				options: [
+					{
+						name: 'Automatic',
+						value: 'automatic',
+						description:
+							'The node registers its URL with the ERP when the workflow is activated and removes it when deactivated',
+					},
+					{
+						name: 'Manual',
+						value: 'manual',
+						description:
+							"You register the URL in the ERP's settings yourself and put the secret it shows in the credential",
+					},
+				],
+				default: 'automatic',
+			},
+			{
+				displayName:
+					"In the ERP, open the webhook settings and add a webhook with this node's Production URL (under Webhook URLs above) and the same events. Copy the secret the ERP shows (it starts with whsec_) into the credential's Webhook Secret field. The workflow will not activate without it: unsigned events are never accepted.",
+				name: 'manualNotice',
+				type: 'notice',
+				default: '',
+				displayOptions: { show: { registration: ['manual'] } },
+			},
+			{
+				displayName: 'Events',
+				name: 'events',
+				type: 'multiOptions',
+				options: EVENT_OPTIONS,
+				default: [],
+				required: true,
+				description:
+					'The events that start the workflow. Each needs a read scope on the credential: factures:read (sales, paid invoices), articles:read (low stock), compta:read (VAT), and the restricted paie:read (payroll).',
+			},
+			{
+				displayName:
+					'Payroll Validated needs the restricted paie:read scope, which the ERP grants on request. Without it on this API key or OAuth2 connection, activation fails with a permission error naming the scope.',
+				name: 'payrollScopeNotice',
+				type: 'notice',
+				default: '',
+				displayOptions: { show: { events: ['paie.validee', '*'] } },
+			},
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add option',
+				default: {},
+				options: [
+					{
+						displayName: 'Include Headers',
+						name: 'includeHeaders',
+						type: 'boolean',
+						default: false,
+						description:
+							'Whether to add the delivery headers (event ID, timestamp, signature, content type, ...) to the output item under headers',
+					},
+					{
+						displayName: 'Signature Tolerance (Seconds)',
+						name: 'toleranceSeconds',
+						type: 'number',
+						typeOptions: { minValue: 1, maxValue: 86400 },
+						default: DEFAULT_TOLERANCE_SECONDS,
+						description:
+							'How far the delivery timestamp may be from the current time, in the past or the future, before the delivery is refused as stale or forged',
+					},
+				],
+			},
+		],
+	};
+
+	webhookMethods = {
+		default: {
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				return await checkExists.call(this);
+			},
+			async create(this: IHookFunctions): Promise<boolean> {
+				return await create.call(this);
+			},
+			async delete(this: IHookFunctions): Promise<boolean> {
+				return await remove.call(this);
+			},
+		},
+	};
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		const req = this.getRequestObject();
+		const options = this.getNodeParameter('options', {}) as TriggerOptions;
+		const toleranceSeconds = Number(options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS);
+
+		const secret = await resolveSecret(this);
+		if (secret === undefined) {
+			return answer(this, 401, {
+				error: 'not_configured',
+				message: isManual(this)
+					? 'No webhook secret is set in the credential'
+					: 'This trigger holds no registration secret',
+			});
+		}
+
+		// `headersDistinct` keeps duplicated headers apart (Node joins them in `headers`).
+		const headers = ((req as { headersDistinct?: WebhookHeaders }).headersDistinct ??
+			req.headers) as WebhookHeaders;
+		const nowSeconds = Math.floor(Date.now() / 1000);
+		const check = verifyStandardWebhook({
+			secret,
+			headers,
+			rawBody: req.rawBody,
+			toleranceSeconds,
+			nowSeconds,
+		});
+		if (!check.ok) return answer(this, 401, { error: 'invalid_signature', reason: check.reason });
+
+		let event: unknown;
+		try {
+			event = JSON.parse(req.rawBody.toString('utf8'));
+		} catch {
+			return answer(this, 400, { error: 'malformed_body', message: 'The body is not valid JSON' });
+		}
+		if (!isPlainObject(event) || typeof event.type !== 'string') {
+			return answer(this, 400, {
+				error: 'malformed_body',
+				message: 'The body is not an ERP event',
+			});
+		}
+
+		const selection = normalizeEvents(this.getNodeParameter('events', []));
+		if (!isSelected(selection, event.type)) {
+			return answer(this, 200, { received: true, ignored: 'event_not_selected' });
+		}
+
+		const data = this.getWorkflowStaticData('node');
+		const seen = readSeen(data[STATIC_KEYS.recentIds]);
+		if (hasSeen(seen, check.id)) {
+			return answer(this, 200, { received: true, ignored: 'duplicate' });
+		}
+		data[STATIC_KEYS.recentIds] = rememberDelivery(
+			seen,
+			{ id: check.id, t: check.timestamp },
+			nowSeconds,
+			toleranceSeconds,
+		);
+
+		const item: IDataObject = {
+			id: typeof event.id === 'string' ? event.id : check.id,
+			type: event.type,
+			created_at: event.created_at,
+			data: event.data,
+		};
+		if (options.includeHeaders === true) {
+			const kept: IDataObject = {};
+			for (const [name, value] of Object.entries(req.headers)) {
+				if (!HIDDEN_HEADERS.has(name.toLowerCase())) kept[name] = value as string | string[];
+			}
+			item.headers = kept;
+		}
+		return { workflowData: [[{ json: item }]] };
+	}
+}

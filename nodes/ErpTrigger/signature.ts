@@ -1,0 +1,141 @@
+// Standard Webhooks signature check (https://www.standardwebhooks.com), as fixed by the contract:
+// headers `webhook-id`, `webhook-timestamp` (Unix seconds) and `webhook-signature` (space-separated
+// `v1,<base64>` entries), HMAC-SHA256 over `<id>.<timestamp>.<raw body>` keyed with the base64-decoded
+// secret after `whsec_`. Pure: no n8n context, no clock, no I/O.
+import { createHmac, timingSafeEqual } from 'crypto';
+
+export const SECRET_PREFIX = 'whsec_';
+
+/** Longest values accepted for each header; anything longer is refused before any HMAC work. */
+const MAX_ID_LENGTH = 256;
+const MAX_TIMESTAMP_LENGTH = 12; // Unix seconds up to the year 33658
+const MAX_SIGNATURE_HEADER_LENGTH = 4096; // ~80 `v1,` entries: ample for a secret rotation
+
+export type WebhookHeaders = Record<string, string | string[] | undefined>;
+
+export interface VerifyWebhookInput {
+	/** `whsec_` + base64, or the bare base64 part. */
+	secret: string;
+	/** Request headers; names are matched case-insensitively. An array with several values is a duplicated header. */
+	headers: WebhookHeaders;
+	/** The body exactly as received. */
+	rawBody: Buffer | string | undefined;
+	/** Largest accepted distance between the timestamp and now, in both directions. */
+	toleranceSeconds: number;
+	nowSeconds: number;
+}
+
+export type VerifyFailureReason =
+	| 'invalid_secret'
+	| 'missing_body'
+	| 'missing_header'
+	| 'duplicate_header'
+	| 'header_too_large'
+	| 'invalid_id'
+	| 'invalid_timestamp'
+	| 'timestamp_too_old'
+	| 'timestamp_in_future'
+	| 'malformed_signature'
+	| 'no_matching_signature';
+
+export type VerifyWebhookResult =
+	| { ok: true; id: string; timestamp: number }
+	| { ok: false; reason: VerifyFailureReason };
+
+/** The HMAC key of a secret, or undefined when the secret is not (`whsec_` +) canonical, non-empty base64. */
+export function decodeWebhookSecret(secret: string): Buffer | undefined {
+	if (typeof secret !== 'string') return undefined;
+	const encoded = secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret;
+	if (!/^[A-Za-z0-9+/]+={0,2}$/.test(encoded)) return undefined;
+	const key = Buffer.from(encoded, 'base64');
+	const unpadded = (s: string) => s.replace(/=+$/, '');
+	if (key.length === 0 || unpadded(key.toString('base64')) !== unpadded(encoded)) return undefined;
+	return key;
+}
+
+type HeaderLookup = { value: string } | { reason: 'missing_header' | 'duplicate_header' };
+
+/** Collects the three signature headers in one pass; a name seen twice (any case) or an array of several values is a duplicate. */
+function readSignatureHeaders(headers: WebhookHeaders): Record<string, HeaderLookup> {
+	const wanted = ['webhook-id', 'webhook-timestamp', 'webhook-signature'];
+	const found: Record<string, HeaderLookup> = {};
+	for (const name of wanted) found[name] = { reason: 'missing_header' };
+	const seen = new Set<string>();
+	for (const [rawName, rawValue] of Object.entries(headers ?? {})) {
+		const name = rawName.toLowerCase();
+		if (!wanted.includes(name) || rawValue === undefined) continue;
+		const values = Array.isArray(rawValue) ? rawValue : [rawValue];
+		if (seen.has(name) || values.length > 1) {
+			found[name] = { reason: 'duplicate_header' };
+			continue;
+		}
+		seen.add(name);
+		const value = values[0];
+		found[name] =
+			typeof value === 'string' && value.trim() !== ''
+				? { value: value.trim() }
+				: { reason: 'missing_header' };
+	}
+	return found;
+}
+
+/**
+ * Checks one delivery. Refuses (in this order) a bad secret, a missing body, missing or duplicated
+ * headers, oversized headers, a malformed id, timestamp or signature list, a timestamp outside the
+ * tolerance, and finally a signature list without one `v1` entry equal to the expected HMAC (compared
+ * in constant time).
+ */
+export function verifyStandardWebhook(input: VerifyWebhookInput): VerifyWebhookResult {
+	const { secret, headers, rawBody, toleranceSeconds, nowSeconds } = input;
+	const fail = (reason: VerifyFailureReason): VerifyWebhookResult => ({ ok: false, reason });
+
+	const key = decodeWebhookSecret(secret);
+	if (key === undefined) return fail('invalid_secret');
+
+	const body = typeof rawBody === 'string' ? Buffer.from(rawBody, 'utf8') : rawBody;
+	if (!Buffer.isBuffer(body) || body.length === 0) return fail('missing_body');
+
+	const found = readSignatureHeaders(headers);
+	const lookups = [found['webhook-id'], found['webhook-timestamp'], found['webhook-signature']];
+	for (const lookup of lookups)
+		if ('reason' in lookup && lookup.reason === 'duplicate_header') return fail(lookup.reason);
+	for (const lookup of lookups) if ('reason' in lookup) return fail(lookup.reason);
+	const [id, timestampText, signatureHeader] = lookups.map((l) => (l as { value: string }).value);
+
+	if (
+		id.length > MAX_ID_LENGTH ||
+		timestampText.length > MAX_TIMESTAMP_LENGTH ||
+		signatureHeader.length > MAX_SIGNATURE_HEADER_LENGTH
+	) {
+		return fail('header_too_large');
+	}
+	// Visible ASCII only: the id is part of the signed content and of the replay memory.
+	if (!/^[\x21-\x7e]+$/.test(id)) return fail('invalid_id');
+	if (!/^[0-9]+$/.test(timestampText)) return fail('invalid_timestamp');
+
+	const timestamp = Number(timestampText);
+	if (!Number.isFinite(toleranceSeconds) || toleranceSeconds < 0 || !Number.isFinite(nowSeconds)) {
+		return fail('invalid_timestamp');
+	}
+	if (nowSeconds - timestamp > toleranceSeconds) return fail('timestamp_too_old');
+	if (timestamp - nowSeconds > toleranceSeconds) return fail('timestamp_in_future');
+
+	const expected = Buffer.from(
+		createHmac('sha256', key).update(`${id}.${timestampText}.`).update(body).digest('base64'),
+		'utf8',
+	);
+	// Each entry is `<version>,<token>`. A malformed entry refuses the whole header: it is what a
+	// duplicated header looks like once an HTTP stack has joined the copies with ', '.
+	const entries = signatureHeader.split(' ').filter((entry) => entry !== '');
+	if (!entries.every((entry) => /^[^,]+,[^,]+$/.test(entry))) return fail('malformed_signature');
+	let matched = false;
+	for (const entry of entries) {
+		const [version, token] = entry.split(',');
+		if (version !== 'v1') continue; // other versions are ignored
+		const candidate = Buffer.from(token, 'utf8');
+		// Every entry is compared (no early exit), each in constant time.
+		if (candidate.length === expected.length && timingSafeEqual(candidate, expected))
+			matched = true;
+	}
+	return matched ? { ok: true, id, timestamp } : fail('no_matching_signature');
+}

@@ -1,0 +1,116 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports */
+// Shared by the trigger tests: calls to the sandbox (API and control), polling, and deliveries
+// signed by the `standardwebhooks` package (the scheme's reference implementation).
+import { randomBytes } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
+
+import type { IDataObject } from 'n8n-workflow';
+import { Webhook } from 'standardwebhooks';
+
+import { DEMO_KEYS } from '../../sandbox';
+import type { SandboxHandle } from '../../sandbox';
+
+export interface Answer {
+	status: number;
+	// Parsed JSON of the sandbox's answer, read field by field by the tests.
+	// eslint-disable-next-line @typescript-eslint/no-explicit-any
+	body: any;
+}
+
+async function call(url: string, method: string, body: unknown, key?: string): Promise<Answer> {
+	const response = await fetch(url, {
+		method,
+		headers: {
+			...(body === undefined ? {} : { 'content-type': 'application/json' }),
+			...(key === undefined ? {} : { authorization: `Bearer ${key}` }),
+		},
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	const text = await response.text();
+	return { status: response.status, body: text === '' ? undefined : JSON.parse(text) };
+}
+
+/** A request to the sandbox's `/v1` API with a demo key (full scopes by default). */
+export const api = (
+	sandbox: SandboxHandle,
+	method: string,
+	path: string,
+	body?: unknown,
+	key: string = DEMO_KEYS.full,
+) => call(`${sandbox.baseUrl}${path}`, method, body, key);
+
+/** A request to the sandbox's control API (`/_sandbox/...`). */
+export const control = (sandbox: SandboxHandle, method: string, path: string, body?: unknown) =>
+	call(`${sandbox.url}/_sandbox${path}`, method, body);
+
+/** Every webhook registration in the sandbox (the list is paginated: follows next_cursor). */
+export async function listWebhooks(sandbox: SandboxHandle): Promise<IDataObject[]> {
+	const all: IDataObject[] = [];
+	let cursor: string | null = null;
+	do {
+		const page: Answer = await api(
+			sandbox,
+			'GET',
+			`/webhooks?limit=100${cursor ? `&cursor=${cursor}` : ''}`,
+		);
+		if (page.status !== 200) throw new Error(`GET /webhooks answered ${page.status}`);
+		all.push(...page.body.data);
+		cursor = page.body.pagination.next_cursor;
+	} while (cursor);
+	return all;
+}
+
+/** Polls `check` until it returns something other than undefined/false, or fails after `timeoutMs`. */
+export async function waitFor<T>(
+	what: string,
+	check: () => Promise<T | undefined | false> | T | undefined | false,
+	timeoutMs = 5000,
+): Promise<T> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const value = await check();
+		if (value !== undefined && value !== false) return value;
+		if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+		await delay(10);
+	}
+}
+
+export const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
+export const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+export interface SignedDelivery {
+	headers: Record<string, string>;
+	body: string;
+}
+
+/** An event body and Standard Webhooks headers signed by the reference library. */
+export function signedDelivery(
+	secret: string,
+	options: {
+		id?: string;
+		type?: string;
+		data?: IDataObject;
+		timestamp?: number;
+		body?: string;
+	} = {},
+): SignedDelivery {
+	const id = options.id ?? `evt_${randomBytes(12).toString('hex')}`;
+	const timestamp = options.timestamp ?? nowSeconds();
+	const body =
+		options.body ??
+		JSON.stringify({
+			id,
+			type: options.type ?? 'vente.creee',
+			created_at: new Date(timestamp * 1000).toISOString(),
+			data: options.data ?? { id: 'fac_test', total_ttc: 1200 },
+		});
+	return {
+		headers: {
+			'content-type': 'application/json',
+			'webhook-id': id,
+			'webhook-timestamp': String(timestamp),
+			'webhook-signature': new Webhook(secret).sign(id, new Date(timestamp * 1000), body),
+		},
+		body,
+	};
+}
