@@ -1,0 +1,391 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions -- a dev script that runs n8n, not a node */
+/**
+ * Runs real n8n with this package installed as a community package: used by `npm start`
+ * (scripts/start.ts) and the end-to-end tests (test/e2e/).
+ *
+ * - `buildAndPack` builds the package and makes the npm tarball, as `npm publish` would.
+ * - `installPackage` installs that tarball into `<userFolder>/.n8n/nodes`, which is where n8n
+ *   installs community packages and where it loads them from (n8n's manual install:
+ *   `cd ~/.n8n/nodes && npm install <package>`; peer dependencies are left out, as n8n does).
+ * - `n8nCli` runs an n8n CLI command (import, execute, ...) against the same user folder.
+ * - `startN8n` starts `n8n start` in its own process group, logs to a file, waits until ready.
+ * - `N8nRest` talks to n8n's REST API as the owner (the API the editor uses).
+ */
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as path from 'node:path';
+
+import { childEnv, killGroup, killOnExit, run, tail, type Log, type N8nEnv } from './n8n-env';
+
+export const REPO_DIR = path.resolve(__dirname, '..');
+const PACKAGE_NAME: string = JSON.parse(
+	fs.readFileSync(path.join(REPO_DIR, 'package.json'), 'utf8'),
+).name;
+
+const MINUTE = 60_000;
+
+/** The owner account n8n is set up with (local, loopback-only instances). */
+export const OWNER = {
+	email: 'owner@example.com',
+	firstName: 'Demo',
+	lastName: 'Owner',
+	password: 'ErpDemo-2026',
+};
+
+export type N8nPaths = {
+	/** N8N_USER_FOLDER: n8n keeps its data in `<userFolder>/.n8n`. */
+	userFolder: string;
+	/** Output of builds and npm commands. */
+	setupLog: string;
+	/** n8n's own output. */
+	n8nLog: string;
+};
+
+export function n8nPaths(userFolder: string): N8nPaths {
+	return {
+		userFolder,
+		setupLog: path.join(userFolder, 'setup.log'),
+		n8nLog: path.join(userFolder, 'n8n.log'),
+	};
+}
+
+/** A free TCP port on 127.0.0.1. */
+export async function freePort(): Promise<number> {
+	return await new Promise((resolve, reject) => {
+		const server = net.createServer();
+		server.on('error', reject);
+		server.listen(0, '127.0.0.1', () => {
+			const { port } = server.address() as net.AddressInfo;
+			server.close(() => resolve(port));
+		});
+	});
+}
+
+/** Throws a clear error if something already listens on 127.0.0.1:port. */
+export async function assertPortFree(port: number, what: string): Promise<void> {
+	await new Promise<void>((resolve, reject) => {
+		const server = net.createServer();
+		server.once('error', () =>
+			reject(
+				new Error(
+					`Port ${port} (${what}) is already in use on 127.0.0.1. Stop whatever uses it and try again.`,
+				),
+			),
+		);
+		server.listen(port, '127.0.0.1', () => server.close(() => resolve()));
+	});
+}
+
+/** Builds the package (`npm run build`) and packs it into `outDir`; returns the tarball path. */
+export async function buildAndPack(outDir: string, logFile: string, log: Log): Promise<string> {
+	const env = childEnv(undefined, undefined);
+	fs.mkdirSync(outDir, { recursive: true });
+	await run('building the package', 'npm', ['run', 'build'], {
+		cwd: REPO_DIR,
+		env,
+		logFile,
+		log,
+		timeoutMs: 10 * MINUTE,
+	});
+	const out = await run(
+		'packing the package',
+		'npm',
+		['pack', '--json', '--pack-destination', outDir],
+		{
+			cwd: REPO_DIR,
+			env,
+			logFile,
+			log,
+			timeoutMs: 5 * MINUTE,
+		},
+	);
+	const [{ filename }] = JSON.parse(out.slice(out.indexOf('['))) as Array<{ filename: string }>;
+	return path.join(outDir, path.basename(filename));
+}
+
+/** Installs the tarball as a community package in `<userFolder>/.n8n/nodes` (replacing any previous copy). */
+export async function installPackage(paths: N8nPaths, tarball: string, log: Log): Promise<void> {
+	const nodesDir = path.join(paths.userFolder, '.n8n', 'nodes');
+	fs.mkdirSync(nodesDir, { recursive: true });
+	const packageJson = path.join(nodesDir, 'package.json');
+	if (!fs.existsSync(packageJson)) {
+		// The file n8n itself writes there before its first community package install.
+		fs.writeFileSync(
+			packageJson,
+			JSON.stringify({ name: 'installed-nodes', private: true, dependencies: {} }, null, 2),
+		);
+	}
+	// Keep the tarball next to the install: nodes/package.json refers to it.
+	const kept = path.join(paths.userFolder, path.basename(tarball));
+	if (path.resolve(tarball) !== kept) fs.copyFileSync(tarball, kept);
+	fs.rmSync(path.join(nodesDir, 'node_modules', PACKAGE_NAME), { recursive: true, force: true });
+	await run(
+		'installing the community package',
+		'npm',
+		[
+			'install',
+			kept,
+			'--omit=peer',
+			'--omit=dev',
+			'--ignore-scripts',
+			'--no-audit',
+			'--no-fund',
+			'--package-lock=false',
+		],
+		{
+			cwd: nodesDir,
+			env: childEnv(undefined, undefined),
+			logFile: paths.setupLog,
+			log,
+			timeoutMs: 5 * MINUTE,
+		},
+	);
+	if (!fs.existsSync(path.join(nodesDir, 'node_modules', PACKAGE_NAME, 'package.json'))) {
+		throw new Error(
+			`${PACKAGE_NAME} is not in ${nodesDir}/node_modules after npm install. Log: ${paths.setupLog}`,
+		);
+	}
+}
+
+export type N8nConfig = {
+	env: N8nEnv;
+	paths: N8nPaths;
+	port: number;
+	/** Port of n8n's internal task broker (must differ between n8n processes running at once). */
+	brokerPort: number;
+};
+
+/** Environment for every n8n process: local only, quiet, no calls home at start-up. */
+export function n8nEnvironment(config: N8nConfig): NodeJS.ProcessEnv {
+	const url = `http://127.0.0.1:${config.port}/`;
+	const env = childEnv(config.env.nodeBinDir, undefined);
+	for (const key of Object.keys(env)) {
+		// Never inherit the caller's n8n settings (a developer's own N8N_* or DB_* variables).
+		if (/^(N8N_|DB_|EXECUTIONS_|WEBHOOK_URL$|GENERIC_TIMEZONE$)/.test(key)) delete env[key];
+	}
+	return {
+		...env,
+		NODE_ENV: 'production',
+		N8N_USER_FOLDER: config.paths.userFolder,
+		N8N_LISTEN_ADDRESS: '127.0.0.1',
+		N8N_HOST: '127.0.0.1',
+		N8N_PORT: String(config.port),
+		N8N_PROTOCOL: 'http',
+		N8N_EDITOR_BASE_URL: url,
+		N8N_WEBHOOK_URL: url,
+		N8N_SECURE_COOKIE: 'false',
+		N8N_RUNNERS_BROKER_LISTEN_ADDRESS: '127.0.0.1',
+		N8N_RUNNERS_BROKER_PORT: String(config.brokerPort),
+		DB_TYPE: 'sqlite',
+		DB_SQLITE_POOL_SIZE: '2',
+		GENERIC_TIMEZONE: 'UTC',
+		N8N_LOG_LEVEL: 'info',
+		N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '10',
+		// Publishing a workflow goes through an outbox: check it every second, not every 15.
+		N8N_WORKFLOW_PUBLICATION_OUTBOX_POLL_INTERVAL_MS: '1000',
+		// Community packages: enabled; nothing fetched from n8n's servers or the npm registry.
+		N8N_COMMUNITY_PACKAGES_ENABLED: 'true',
+		N8N_UNVERIFIED_PACKAGES_ENABLED: 'true',
+		N8N_VERIFIED_PACKAGES_ENABLED: 'false',
+		N8N_REINSTALL_MISSING_PACKAGES: 'false',
+		// Offline and quiet.
+		N8N_DIAGNOSTICS_ENABLED: 'false',
+		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+		N8N_TEMPLATES_ENABLED: 'false',
+		N8N_PERSONALIZATION_ENABLED: 'false',
+		N8N_HIRING_BANNER_ENABLED: 'false',
+		N8N_DYNAMIC_BANNERS_ENABLED: 'false',
+		N8N_LICENSE_AUTO_RENEW_ENABLED: 'false',
+		N8N_AI_ENABLED: 'false',
+		N8N_DISABLED_MODULES: 'mcp-registry',
+		N8N_BLOCK_ENV_ACCESS_IN_NODE: 'true',
+	};
+}
+
+/** Runs an n8n CLI command (e.g. `import:workflow`); resolves with its stdout. */
+export async function n8nCli(
+	config: N8nConfig,
+	args: string[],
+	log: Log,
+	timeoutMs = 3 * MINUTE,
+): Promise<string> {
+	// A CLI command starts its own task broker: give it its own port, n8n may be running.
+	const brokerPort = await freePort();
+	return await run(`n8n ${args[0]}`, config.env.nodeBin, [config.env.n8nBin, ...args], {
+		cwd: config.paths.userFolder,
+		env: n8nEnvironment({ ...config, brokerPort }),
+		logFile: config.paths.setupLog,
+		log,
+		timeoutMs,
+	});
+}
+
+export type RunningN8n = {
+	url: string;
+	pid: number;
+	/** Settles when the n8n process has exited (for whatever reason). */
+	exited: Promise<void>;
+	/** Stops n8n (SIGTERM to its process group, SIGKILL after a grace period). Idempotent. */
+	stop(): Promise<void>;
+};
+
+/** Starts `n8n start` and waits until it answers /healthz/readiness. */
+export async function startN8n(config: N8nConfig, timeoutMs = 4 * MINUTE): Promise<RunningN8n> {
+	const url = `http://127.0.0.1:${config.port}`;
+	fs.mkdirSync(config.paths.userFolder, { recursive: true });
+	const out = fs.openSync(config.paths.n8nLog, 'a');
+	const child = spawn(config.env.nodeBin, [config.env.n8nBin, 'start'], {
+		cwd: config.paths.userFolder,
+		env: n8nEnvironment(config),
+		stdio: ['ignore', out, out],
+		detached: true,
+	});
+	fs.closeSync(out);
+	const pid = child.pid!;
+	// If our own process exits first, n8n (and its task runner) goes with it.
+	const forget = killOnExit(pid);
+	let exited: string | undefined;
+	const exitPromise = new Promise<void>((resolve) => {
+		child.on('exit', (code, signal) => {
+			exited = `exit ${code ?? signal}`;
+			forget();
+			resolve();
+		});
+	});
+	const stop = async () => {
+		if (exited) return;
+		killGroup(pid, 'SIGTERM');
+		const killer = setTimeout(() => killGroup(pid, 'SIGKILL'), 20_000);
+		await exitPromise;
+		clearTimeout(killer);
+		killGroup(pid, 'SIGKILL'); // the task runner, if it outlived n8n
+	};
+
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		if (exited) {
+			throw new Error(
+				`n8n stopped during start-up (${exited}). Log: ${config.paths.n8nLog}\n${tail(config.paths.n8nLog, 30)}`,
+			);
+		}
+		try {
+			const response = await fetch(`${url}/healthz/readiness`, {
+				signal: AbortSignal.timeout(2000),
+			});
+			if (response.ok) break;
+		} catch {
+			// not listening yet
+		}
+		if (Date.now() > deadline) {
+			await stop();
+			throw new Error(
+				`n8n did not become ready within ${timeoutMs / 1000} s. Log: ${config.paths.n8nLog}\n${tail(config.paths.n8nLog, 30)}`,
+			);
+		}
+		await new Promise((resolve) => setTimeout(resolve, 500));
+	}
+	return { url, pid, exited: exitPromise, stop };
+}
+
+/** n8n's REST API (`/rest`), signed in as the owner with the session cookie. */
+export class N8nRest {
+	private cookie = '';
+	/** The session cookie is bound to this header's value. */
+	private readonly browserId = 'n8n-nodes-erp-scripts';
+
+	constructor(readonly url: string) {}
+
+	async request<T>(method: string, route: string, body?: unknown): Promise<T> {
+		const response = await fetch(`${this.url}${route}`, {
+			method,
+			headers: {
+				'content-type': 'application/json',
+				'browser-id': this.browserId,
+				...(this.cookie ? { cookie: this.cookie } : {}),
+			},
+			body: body === undefined ? undefined : JSON.stringify(body),
+			signal: AbortSignal.timeout(60_000),
+		});
+		const setCookie = response.headers.getSetCookie().find((c) => c.startsWith('n8n-auth='));
+		if (setCookie) this.cookie = setCookie.split(';')[0];
+		const text = await response.text();
+		if (!response.ok) {
+			throw new Error(`n8n ${method} ${route} answered ${response.status}: ${text.slice(0, 500)}`);
+		}
+		const parsed = text ? JSON.parse(text) : undefined;
+		return parsed && typeof parsed === 'object' && 'data' in parsed ? parsed.data : parsed;
+	}
+
+	/** Sets the owner up on a fresh instance, or signs in on an instance already set up. */
+	async signInAsOwner(owner = OWNER): Promise<'created' | 'signed-in'> {
+		const settings = await this.request<{ userManagement?: { showSetupOnFirstLoad?: boolean } }>(
+			'GET',
+			'/rest/settings',
+		);
+		if (settings.userManagement?.showSetupOnFirstLoad) {
+			await this.request<unknown>('POST', '/rest/owner/setup', owner);
+			return 'created';
+		}
+		await this.request('POST', '/rest/login', {
+			emailOrLdapLoginId: owner.email,
+			password: owner.password,
+		});
+		return 'signed-in';
+	}
+
+	/**
+	 * Publishes (activates) a version of the workflow (default: the current one): its triggers
+	 * and webhooks go live.
+	 * n8n 2.x publishes through an outbox, asynchronously: this waits until it is done.
+	 */
+	async activate(workflowId: string, versionId?: string): Promise<void> {
+		versionId ??= (
+			await this.request<{ versionId: string }>('GET', `/rest/workflows/${workflowId}`)
+		).versionId;
+		await this.request('POST', `/rest/workflows/${workflowId}/activate`, { versionId });
+		await this.waitForPublication(workflowId, 'published');
+	}
+
+	/** Unpublishes (deactivates) the workflow and waits until its triggers are removed. */
+	async deactivate(workflowId: string): Promise<void> {
+		await this.request('POST', `/rest/workflows/${workflowId}/deactivate`, {});
+		await this.waitForPublication(workflowId, 'not_published');
+	}
+
+	private async waitForPublication(
+		workflowId: string,
+		wanted: 'published' | 'not_published',
+	): Promise<void> {
+		const deadline = Date.now() + MINUTE;
+		for (;;) {
+			const status = await this.request<{ status: string; triggers: unknown }>(
+				'GET',
+				`/rest/workflows/${workflowId}/publication-status`,
+			);
+			if (status.status === wanted) return;
+			if (status.status === 'failed' || status.status === 'partial') {
+				throw new Error(
+					`Publishing workflow ${workflowId} failed: ${JSON.stringify(status.triggers)}`,
+				);
+			}
+			if (Date.now() > deadline) {
+				throw new Error(
+					`Workflow ${workflowId} is still "${status.status}" after 60 s (wanted "${wanted}")`,
+				);
+			}
+			await new Promise((resolve) => setTimeout(resolve, 250));
+		}
+	}
+
+	/** Executions of a workflow, newest first: id, status ('success', 'error', ...), mode. */
+	async executions(
+		workflowId: string,
+	): Promise<Array<{ id: string; status: string; mode: string }>> {
+		const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+		const data = await this.request<{
+			results: Array<{ id: string; status: string; mode: string }>;
+		}>('GET', `/rest/executions?filter=${filter}&limit=50`);
+		return data.results;
+	}
+}
