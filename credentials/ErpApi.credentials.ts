@@ -8,7 +8,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { credentialProblem } from '../nodes/shared/guards';
+import { credentialProblem, requestTargetProblem } from '../nodes/shared/guards';
 import {
 	environmentProperty,
 	baseUrlProperty,
@@ -42,12 +42,15 @@ export class ErpApi implements ICredentialType {
 	];
 
 	// The function form runs before every request n8n sends with this credential: the credential
-	// test, our nodes and the HTTP Request node. A refused credential never leaves n8n.
+	// test, our nodes and the HTTP Request node. A refused credential never leaves n8n, and the key
+	// only goes to the credential's own Base URL origin.
 	authenticate = async (
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> => {
-		const problem = credentialProblem(credentials, 'apiKey');
+		const problem =
+			credentialProblem(credentials, 'apiKey') ??
+			requestTargetProblem(credentials.baseUrl, requestOptions);
 		if (problem !== undefined) throw new UserError(problem);
 		return {
 			...requestOptions,

@@ -17,7 +17,7 @@ import { randomUUID } from 'crypto';
 import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { erpApiRequest, erpPaginate, getCredentialType } from '../shared/transport';
+import { erpApiRequest, erpPaginate, getGuardedCredentials } from '../shared/transport';
 import { normalizeEvents, sameEvents } from './events';
 import { decodeWebhookSecret } from './signature';
 
@@ -81,8 +81,8 @@ function selectedEvents(context: IHookFunctions): string[] {
 export async function resolveSecret(context: TriggerContext): Promise<string | undefined> {
 	let secret: unknown;
 	if (isManual(context)) {
-		const credentials = await context.getCredentials(getCredentialType(context));
-		secret = credentials.webhookSecret;
+		// Guarded like every request: a credential refused for API calls is refused here too.
+		secret = (await getGuardedCredentials(context)).webhookSecret;
 	} else {
 		secret = context.getWorkflowStaticData('node')[STATIC_KEYS.secret];
 	}

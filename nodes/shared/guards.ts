@@ -53,6 +53,29 @@ export function baseUrlProblem(baseUrl: unknown): string | undefined {
 	return undefined;
 }
 
+/**
+ * Problem with where a request goes, or undefined when it goes to the credential's own Base URL
+ * origin. An API key is only ever sent to the address it was created for, so a request built by
+ * hand (the HTTP Request node with this credential) cannot carry a sandbox key to a production
+ * host, or any key to a third party.
+ */
+export function requestTargetProblem(
+	baseUrl: unknown,
+	request: { url?: string; baseURL?: string },
+): string | undefined {
+	const base = new URL(normalizeBaseUrl(baseUrl));
+	let target: URL;
+	try {
+		target = new URL(request.url ?? '', request.baseURL || `${base.href}/`);
+	} catch {
+		return 'The request address is not a valid URL.';
+	}
+	if (target.origin !== base.origin) {
+		return `This ERP credential only sends its API key to its own Base URL (${base.origin}); the request goes to ${target.origin}. Use a credential made for that address.`;
+	}
+	return undefined;
+}
+
 /** Problem with the API key versus the environment, or undefined when it is acceptable. */
 export function apiKeyProblem(apiKey: unknown, environment: unknown): string | undefined {
 	const key = typeof apiKey === 'string' ? apiKey.trim() : '';

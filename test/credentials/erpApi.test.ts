@@ -121,7 +121,7 @@ describe('ErpApi credential', () => {
 		]) {
 			const signed = await credentialType.authenticate(
 				{ apiKey: ' sk_test_abc123 ', environment: 'sandbox', baseUrl },
-				request,
+				{ ...request, url: `${baseUrl.replace(/\/$/, '')}/articles` },
 			);
 			assert.deepEqual(signed.headers, {
 				Accept: 'application/json',
@@ -178,5 +178,28 @@ describe('ErpApi credential', () => {
 		const allowed = await run('sandbox');
 		assert.equal(allowed.success, true, allowed.error?.message);
 		assert.equal((await stats(sb.url)).byStatus['200'], 1);
+	});
+
+	test("the key is only sent to the credential's own Base URL origin", async () => {
+		const other = await startSandbox({ port: 0 });
+		try {
+			const result = await runWorkflow({
+				nodes: [
+					{
+						name: 'HTTP',
+						type: HTTP_CALL_NODE_TYPE,
+						parameters: { credentialType: 'erpApi', url: `${other.baseUrl}/articles?limit=1` },
+					},
+				],
+				credentials: apiKeyCredentials(sb.baseUrl, DEMO_KEYS.full, 'sandbox'),
+				extraNodeTypes: { [HTTP_CALL_NODE_TYPE]: httpNode },
+			});
+			assert.equal(result.success, false);
+			assert.match(result.error?.message ?? '', /only sends its API key to its own Base URL/);
+			assert.ok(!(result.error?.message ?? '').includes(DEMO_KEYS.full));
+			assert.equal((await stats(other.url)).requests, 0, 'the other server saw nothing');
+		} finally {
+			await other.close();
+		}
 	});
 });

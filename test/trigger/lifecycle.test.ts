@@ -282,6 +282,22 @@ describe('manual registration', () => {
 			}),
 			/Webhook Secret/,
 		);
+		const mismatched = new TestCredentials({
+			erpApi: {
+				apiKey: DEMO_KEYS.full,
+				environment: 'production',
+				baseUrl: sandbox.baseUrl,
+				webhookSecret: newSecret(),
+			},
+		});
+		await assert.rejects(
+			activateTrigger({
+				parameters: { events: ['vente.creee'], registration: 'manual' },
+				credentials: mismatched,
+				workflowId: 'lc-manual-mismatch',
+			}),
+			/sandbox key \(sk_test_\) but the credential's Environment is Production/,
+		);
 		assert.equal((await listWebhooks(sandbox)).length, before, 'manual mode never registers');
 	});
 
