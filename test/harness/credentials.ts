@@ -26,6 +26,7 @@ import type {
 } from 'n8n-workflow';
 import { ICredentialsHelper, NodeHelpers, UserError, Workflow, deepCopy, isExpression } from 'n8n-workflow';
 
+import { registerCredentialSecrets } from './leaks';
 import { getCredentialType, initRuntime } from './runtime';
 
 export type CredentialData = ICredentialDataDecryptedObject;
@@ -71,8 +72,22 @@ export class TestCredentials extends ICredentialsHelper {
 		initRuntime();
 		this.types = options.types ?? {};
 		for (const [type, value] of Object.entries(data)) {
-			if (value !== undefined) this.stored.set(type, deepCopy(value));
+			if (value !== undefined) this.store(type, value);
 		}
+	}
+
+	/** Stores the data of `type` and registers its secrets with the leak check (leaks.ts). */
+	private store(type: string, data: CredentialData): void {
+		this.stored.set(type, deepCopy(data));
+		let passwordFields: string[] = [];
+		try {
+			passwordFields = this.getCredentialsProperties(type)
+				.filter((p) => p.typeOptions?.password === true)
+				.map((p) => p.name);
+		} catch {
+			// An unknown type: its fields are judged by name only.
+		}
+		registerCredentialSecrets(type, data, passwordFields);
 	}
 
 	/** The current stored data of `type` (a copy), including updated `oauthTokenData`. */
@@ -82,7 +97,7 @@ export class TestCredentials extends ICredentialsHelper {
 
 	/** Replaces the stored data of `type` as a user editing the credential would (not recorded in `updates`). */
 	set(type: string, data: CredentialData): void {
-		this.stored.set(type, deepCopy(data));
+		this.store(type, data);
 	}
 
 	/** Whether data is stored for `type`. */
@@ -303,7 +318,7 @@ export class TestCredentials extends ICredentialsHelper {
 		type: string,
 		data: CredentialData,
 	): Promise<void> {
-		this.stored.set(type, deepCopy(data));
+		this.store(type, data);
 		this.record(type);
 	}
 
@@ -314,7 +329,7 @@ export class TestCredentials extends ICredentialsHelper {
 	): Promise<void> {
 		const stored = this.get(type);
 		stored.oauthTokenData = deepCopy(data.oauthTokenData);
-		this.stored.set(type, stored);
+		this.store(type, stored);
 		this.record(type);
 	}
 

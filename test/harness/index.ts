@@ -12,3 +12,15 @@ export { DEFAULT_WORKFLOW_ID, loadStaticData, resetStaticData } from './addition
 export { connectOAuth2 } from './oauth2';
 export { ERP_TRIGGER_TYPE, activateTrigger } from './webhook';
 export type { DeliveryRequest, DeliveryResult, TriggerHandle, TriggerListener, TriggerSpec } from './webhook';
+export {
+	describeFinding,
+	leakCounts,
+	leakFindings,
+	registerSecret,
+	scanError,
+	scanLog,
+	scanOutput,
+	secretNames,
+	takeFindingsSince,
+} from './leaks';
+export type { LeakCounts, LeakFinding } from './leaks';

@@ -32,6 +32,7 @@ import {
 	workflowBase,
 } from './additional-data';
 import { credentialRef } from './credentials';
+import { registerStaticDataSecrets, scanError, scanOutput } from './leaks';
 import type { TestCredentials } from './credentials';
 import { HarnessNodeTypes } from './runtime';
 
@@ -142,6 +143,24 @@ function buildConnections(
 	return connections;
 }
 
+/**
+ * Scans a run for secrets (leaks.ts): every node's output and error, and the execution's error.
+ * Secrets in the saved static data are registered first. `skipNodes`: nodes that only emit the
+ * test's own input (the harness's start node).
+ */
+export function scanRunForLeaks(where: string, run: IRun, workflowId: string, skipNodes: string[] = []): void {
+	registerStaticDataSecrets(workflowId, loadStaticData(workflowId));
+	for (const [nodeName, tasks] of Object.entries(run.data.resultData.runData)) {
+		if (skipNodes.includes(nodeName)) continue;
+		tasks.forEach((task, runIndex) => {
+			const at = `${where} > node "${nodeName}" run ${runIndex}`;
+			if (task.data) scanOutput(`${at} > output`, task.data);
+			if (task.error) scanError(`${at} > error`, task.error);
+		});
+	}
+	if (run.data.resultData.error) scanError(`${where} > execution error`, run.data.resultData.error);
+}
+
 export async function runWorkflow(spec: RunWorkflowSpec): Promise<RunWorkflowResult> {
 	const { credentials } = spec;
 	const input = spec.input ?? [{}];
@@ -228,6 +247,8 @@ export async function runWorkflow(spec: RunWorkflowSpec): Promise<RunWorkflowRes
 	});
 
 	const runData = run.data.resultData.runData;
+	const error = run.data.resultData.error;
+	scanRunForLeaks(`workflow ${workflowId} > ${executionId}`, run, workflowId, [START_NODE_NAME]);
 	const items = (nodeName: string, outputIndex = 0): INodeExecutionData[] => {
 		const runs = runData[nodeName];
 		if (!runs || runs.length === 0) {
@@ -240,7 +261,6 @@ export async function runWorkflow(spec: RunWorkflowSpec): Promise<RunWorkflowRes
 		}
 		return runs[runs.length - 1].data?.main?.[outputIndex] ?? [];
 	};
-	const error = run.data.resultData.error;
 	return {
 		success: run.status === 'success' && !error,
 		error,

@@ -22,18 +22,38 @@ import type {
 	INodeTypes,
 	IVersionedNodeType,
 } from 'n8n-workflow';
-import { NodeHelpers, UnexpectedError } from 'n8n-workflow';
+import { LoggerProxy, NodeHelpers, UnexpectedError } from 'n8n-workflow';
+
+import { registerFileLeakCheck, scanLog } from './leaks';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
 
 const coreRequire = createRequire(require.resolve('n8n-core'));
 const { Container } = coreRequire('@n8n/di') as typeof import('@n8n/di');
 const { Logger } = coreRequire('@n8n/backend-common') as { Logger: abstract new () => object };
+const coreLoggerProxy = (coreRequire('n8n-workflow') as typeof import('n8n-workflow')).LoggerProxy;
+
+// Every test file that imports the harness gets the file-level secret-leak check (see leaks.ts).
+registerFileLeakCheck();
 
 let initialized = false;
 
+/** Wraps console's printing methods so that every line printed is also scanned for secrets. */
+function captureConsole(): void {
+	for (const level of ['log', 'info', 'warn', 'error', 'debug', 'trace'] as const) {
+		// eslint-disable-next-line no-console -- capturing console is the point
+		const original = console[level].bind(console);
+		// eslint-disable-next-line no-console -- capturing console is the point
+		console[level] = (...args: unknown[]) => {
+			scanLog(`console.${level}`, args);
+			original(...args);
+		};
+	}
+}
+
 /**
  * Registers what n8n-core takes from its DI container during an execution: a silent logger
+ * (each line is scanned for secrets, then dropped; n8n-workflow's LoggerProxy goes to it too)
  * and instance settings whose folder is a private temporary directory (n8n writes its
  * settings file there; it is removed when the process exits). No environment variable is set.
  */
@@ -41,17 +61,24 @@ export function initRuntime(): void {
 	if (initialized) return;
 	initialized = true;
 
-	const noop = () => {};
+	const line = (level: string) => (message: unknown, meta?: unknown) => {
+		scanLog(`logger.${level}`, message, meta);
+	};
 	const silentLogger = {
-		error: noop,
-		warn: noop,
-		info: noop,
-		debug: noop,
+		error: line('error'),
+		warn: line('warn'),
+		info: line('info'),
+		debug: line('debug'),
 		scoped() {
 			return silentLogger;
 		},
 	};
 	Container.set(Logger, silentLogger);
+	LoggerProxy.init(silentLogger as unknown as Parameters<typeof LoggerProxy.init>[0]);
+	if (coreLoggerProxy !== LoggerProxy) {
+		coreLoggerProxy.init(silentLogger as unknown as Parameters<typeof LoggerProxy.init>[0]);
+	}
+	captureConsole();
 
 	const folder = mkdtempSync(path.join(tmpdir(), 'n8n-harness-'));
 	process.once('exit', () => rmSync(folder, { recursive: true, force: true }));

@@ -47,6 +47,8 @@ import {
 } from './additional-data';
 import { credentialRef } from './credentials';
 import type { TestCredentials } from './credentials';
+import { registerStaticDataSecrets, scanError, scanOutput } from './leaks';
+import { scanRunForLeaks } from './run-workflow';
 import { HarnessNodeTypes } from './runtime';
 
 const coreRequire = createRequire(require.resolve('n8n-core'));
@@ -398,8 +400,14 @@ export async function activateTrigger(spec: TriggerSpec): Promise<TriggerHandle>
 		);
 		try {
 			return await fn.call(context);
+		} catch (error) {
+			// What the user sees when activation fails: scanned for secrets (leaks.ts).
+			registerStaticDataSecrets(workflowId, workflow.staticData);
+			scanError(`trigger ${workflowId} > ${method}`, error);
+			throw error;
 		} finally {
 			saveIfChanged(workflow);
+			registerStaticDataSecrets(workflowId, workflow.staticData);
 		}
 	};
 
@@ -411,7 +419,18 @@ export async function activateTrigger(spec: TriggerSpec): Promise<TriggerHandle>
 		return context.getNodeWebhookUrl(WEBHOOK_NAME) ?? '';
 	})();
 
+	/** A delivery, with its answer, error and run scanned for secrets (leaks.ts). */
 	const deliver = async (request: DeliveryRequest): Promise<DeliveryResult> => {
+		const result = await handleDelivery(request);
+		const where = `trigger ${workflowId} > delivery`;
+		registerStaticDataSecrets(workflowId, loadStaticData(workflowId));
+		scanOutput(`${where} > answer`, { status: result.status, headers: result.headers, body: result.body });
+		if (result.error) scanError(`${where} > webhook error`, result.error);
+		if (result.run) scanRunForLeaks(`${where} > run`, result.run, workflowId);
+		return result;
+	};
+
+	const handleDelivery = async (request: DeliveryRequest): Promise<DeliveryResult> => {
 		const { workflow, node } = loadWorkflow();
 		const additionalData = additionalDataFor();
 		const req = buildRequest(request, new URL(webhookUrl, 'http://127.0.0.1').pathname);

@@ -1,0 +1,269 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports */
+/**
+ * Secret-leak capture (issue 8, R4). The harness registers every secret it sees (credential
+ * fields, OAuth token data, webhook secrets in static data) and scans everything a user or an
+ * operator could see: each node's output items and errors (message, description, context,
+ * causes), the execution's error, a trigger's answers, the errors of activation, and every log
+ * line (n8n-core's Logger, n8n-workflow's LoggerProxy, console). A scan looks for each secret
+ * known at that moment: a secret reaches the harness (credential, token persisted by n8n-core,
+ * static data) before anything built from it can be seen.
+ *
+ * In a test file run by `node --test`, a file-level `after` hook (registered when the harness is
+ * first imported) fails the file when anything leaked and prints what was checked.
+ */
+import { after } from 'node:test';
+
+/** Shorter values are not treated as secrets (they would match ordinary words). */
+export const MIN_SECRET_LENGTH = 8;
+/** Depth of the walk through nested objects (items, error contexts, log metadata). */
+const MAX_DEPTH = 12;
+
+export type SecretKind = 'credential' | 'oauthToken' | 'webhookSecret' | 'other';
+export type CaptureKind = 'output' | 'error' | 'log';
+
+export interface LeakFinding {
+	/** Where it was seen, e.g. `workflow w1 > node "ERP" > output`. Never contains the secret. */
+	where: string;
+	capture: CaptureKind;
+	secretKind: SecretKind;
+	/** What the secret was registered as, e.g. `erpApi.apiKey`. */
+	secretName: string;
+	/** About 60 characters around the secret, the secret itself replaced by `«secret»`. */
+	excerpt: string;
+}
+
+export interface LeakCounts {
+	secrets: number;
+	outputs: number;
+	errors: number;
+	logLines: number;
+	/** Characters of text scanned. */
+	characters: number;
+	findings: number;
+}
+
+interface Secret {
+	value: string;
+	kind: SecretKind;
+	name: string;
+}
+
+const secrets = new Map<string, Secret>();
+const findings: LeakFinding[] = [];
+const counts: Omit<LeakCounts, 'secrets' | 'findings'> = { outputs: 0, errors: 0, logLines: 0, characters: 0 };
+
+/** Field names of credential data and static data whose string values are secrets (URLs are not: `accessTokenUrl`). */
+const SECRET_FIELD = /secret|password|token|api_?key|private_?key/i;
+const NOT_SECRET_FIELD = /ur[li]$/i;
+const isSecretField = (name: string) => SECRET_FIELD.test(name) && !NOT_SECRET_FIELD.test(name);
+const OAUTH_TOKEN_FIELDS = ['access_token', 'refresh_token', 'id_token'];
+
+/** Registers a secret (ignored when not a string or shorter than MIN_SECRET_LENGTH). */
+export function registerSecret(value: unknown, kind: SecretKind, name: string): void {
+	if (typeof value !== 'string') return;
+	const trimmed = value.trim();
+	if (trimmed.length < MIN_SECRET_LENGTH || secrets.has(trimmed)) return;
+	secrets.set(trimmed, { value: trimmed, kind, name });
+	// A webhook secret's key part (after `whsec_`) is as secret as the whole.
+	if (trimmed.startsWith('whsec_')) registerSecret(trimmed.slice('whsec_'.length), kind, `${name} (key part)`);
+}
+
+/**
+ * Registers the secrets of stored credential data: fields the type marks as passwords, fields
+ * whose name says secret/token/key, and the tokens in `oauthTokenData`.
+ */
+export function registerCredentialSecrets(
+	type: string,
+	data: Record<string, unknown> | undefined,
+	passwordFields: string[] = [],
+): void {
+	if (!data) return;
+	for (const [field, value] of Object.entries(data)) {
+		if (field === 'oauthTokenData' && value && typeof value === 'object') {
+			for (const tokenField of OAUTH_TOKEN_FIELDS) {
+				registerSecret((value as Record<string, unknown>)[tokenField], 'oauthToken', `${type}.oauthTokenData.${tokenField}`);
+			}
+		} else if (passwordFields.includes(field) || isSecretField(field)) {
+			registerSecret(value, field === 'webhookSecret' ? 'webhookSecret' : 'credential', `${type}.${field}`);
+		}
+	}
+}
+
+/** Registers secrets held in a workflow's static data (a trigger's webhook secret). */
+export function registerStaticDataSecrets(workflowId: string, data: unknown, depth = 0): void {
+	if (!data || typeof data !== 'object' || depth > 4) return;
+	for (const [key, value] of Object.entries(data as Record<string, unknown>)) {
+		if (typeof value === 'string') {
+			if (isSecretField(key) || value.startsWith('whsec_')) {
+				registerSecret(value, 'webhookSecret', `static data of ${workflowId}: ${key}`);
+			}
+		} else {
+			registerStaticDataSecrets(workflowId, value, depth + 1);
+		}
+	}
+}
+
+/** Every string reachable from `value` (own properties, non-enumerable ones of errors included), one per line. */
+export function textOf(value: unknown): string {
+	const parts: string[] = [];
+	const seen = new Set<object>();
+	const walk = (v: unknown, depth: number): void => {
+		if (typeof v === 'string') {
+			parts.push(v);
+			return;
+		}
+		if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') {
+			parts.push(String(v));
+			return;
+		}
+		if (!v || typeof v !== 'object' || depth > MAX_DEPTH || seen.has(v)) return;
+		seen.add(v);
+		if (Buffer.isBuffer(v) || ArrayBuffer.isView(v)) {
+			// Bytes (a raw body, binary data) are scanned as UTF-8 text.
+			parts.push(Buffer.from((v as Uint8Array).buffer, (v as Uint8Array).byteOffset, (v as Uint8Array).byteLength).toString('utf8'));
+			return;
+		}
+		if (v instanceof Map) {
+			for (const [k, entry] of v) {
+				walk(k, depth + 1);
+				walk(entry, depth + 1);
+			}
+			return;
+		}
+		if (Array.isArray(v)) {
+			for (const entry of v) walk(entry, depth + 1);
+			return;
+		}
+		const names = v instanceof Error ? Object.getOwnPropertyNames(v) : Object.keys(v);
+		if (v instanceof Error && !names.includes('message')) names.push('message');
+		for (const name of names) {
+			let entry: unknown;
+			try {
+				entry = (v as Record<string, unknown>)[name];
+			} catch {
+				continue;
+			}
+			if (typeof entry === 'function') continue;
+			parts.push(name);
+			walk(entry, depth + 1);
+		}
+	};
+	walk(value, 0);
+	return parts.join('\n');
+}
+
+function excerptAround(text: string, index: number, secret: string): string {
+	const start = Math.max(0, index - 30);
+	const end = Math.min(text.length, index + secret.length + 30);
+	return text.slice(start, end).split(secret).join('«secret»').replace(/\s+/g, ' ');
+}
+
+/** Scans a text for every registered secret (also in its JSON-escaped form); returns the new findings. */
+function scanText(text: string, where: string, capture: CaptureKind): LeakFinding[] {
+	counts.characters += text.length;
+	const found: LeakFinding[] = [];
+	for (const secret of secrets.values()) {
+		const forms = [secret.value, JSON.stringify(secret.value).slice(1, -1)];
+		for (const form of forms) {
+			const index = text.indexOf(form);
+			if (index === -1) continue;
+			found.push({
+				where,
+				capture,
+				secretKind: secret.kind,
+				secretName: secret.name,
+				excerpt: excerptAround(text, index, form),
+			});
+			break;
+		}
+	}
+	findings.push(...found);
+	return found;
+}
+
+/** Scans something a user sees: a node's output items, an answer's body. */
+export function scanOutput(where: string, value: unknown): LeakFinding[] {
+	counts.outputs += 1;
+	return scanText(textOf(value), where, 'output');
+}
+
+/** Scans an error: message, description, context, causes and every other own property. */
+export function scanError(where: string, error: unknown): LeakFinding[] {
+	counts.errors += 1;
+	return scanText(textOf(error), where, 'error');
+}
+
+/** Scans one log line: its message and metadata. */
+export function scanLog(where: string, message: unknown, meta?: unknown): LeakFinding[] {
+	counts.logLines += 1;
+	return scanText(textOf([message, meta]), where, 'log');
+}
+
+/** What each registered secret was registered as (`erpApi.apiKey`...), never the values. */
+export function secretNames(): string[] {
+	return [...secrets.values()].map((secret) => secret.name);
+}
+
+export function leakCounts(): LeakCounts {
+	return { ...counts, secrets: secrets.size, findings: findings.length };
+}
+
+/** The findings so far (copies). */
+export function leakFindings(): LeakFinding[] {
+	return findings.map((f) => ({ ...f }));
+}
+
+/**
+ * Removes and returns the findings made since `mark` (a `leakFindings().length` taken before):
+ * for a test that plants a leak on purpose to prove it is caught. Every other finding stays and
+ * fails the file.
+ */
+export function takeFindingsSince(mark: number): LeakFinding[] {
+	return findings.splice(mark);
+}
+
+export function describeFinding(f: LeakFinding): string {
+	return `${f.secretKind} ${f.secretName} in ${f.capture} at ${f.where}: …${f.excerpt}…`;
+}
+
+/** Whether this process is a test file run by `node --test` (the runner sets NODE_TEST_CONTEXT). */
+function inTestRunner(): boolean {
+	return process.env.NODE_TEST_CONTEXT !== undefined;
+}
+
+let hookRegistered = false;
+
+function report(list: LeakFinding[]): void {
+	process.stdout.write(
+		`# SECRET LEAK: ${list.length} secret leak(s) in node outputs, errors or logs (the file fails):\n` +
+			list.slice(0, 20).map((f) => `#   ${describeFinding(f)}\n`).join(''),
+	);
+	process.exitCode = 1;
+}
+
+/**
+ * Registers the file-level check (once). Called when the harness is first imported, at the top
+ * level of a test file, so that the hook belongs to the file and runs after all its tests.
+ * It fails the file through the exit code rather than by throwing: a throwing root `after` hook
+ * would skip the file's own `after` hooks (closing servers), and the file would never exit.
+ * Anything caught later (in the file's own `after` hooks) is reported when the process exits.
+ */
+export function registerFileLeakCheck(): void {
+	if (hookRegistered || !inTestRunner()) return;
+	hookRegistered = true;
+	let reported = 0;
+	after(() => {
+		const c = leakCounts();
+		if (c.outputs + c.errors + c.logLines > 0) {
+			process.stdout.write(
+				`# secret-leak check: ${c.secrets} secrets against ${c.outputs} outputs, ${c.errors} errors, ` +
+					`${c.logLines} log lines (${c.characters} characters): ${c.findings} leaks\n`,
+			);
+		}
+		reported = findings.length;
+		if (findings.length > 0) report(findings);
+	});
+	process.once('exit', () => {
+		if (findings.length > reported) report(findings.slice(reported));
+	});
+}

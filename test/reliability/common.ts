@@ -1,0 +1,87 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports */
+// Shared by the reliability suites (issue 8): the size switch (reduced in `npm test`, full with
+// ERP_SOAK=1), printing each suite's figures, and the summary the table (table.test.ts) reads.
+import { appendFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+/** `npm run test:soak` sets ERP_SOAK=1: the suites run at full size. */
+export const SOAK = process.env.ERP_SOAK === '1';
+
+/** The reduced size in `npm test`, the full size in a soak run. */
+export const scale = (reduced: number, soak: number): number => (SOAK ? soak : reduced);
+
+export const SIZE_LABEL = SOAK ? 'soak' : 'reduced';
+
+/** One figure of a suite: what was tried, and the outcome measured against its target. */
+export interface Figure {
+	suite: string;
+	figure: string;
+	value: number | string;
+	target: string;
+	ok: boolean;
+}
+
+/**
+ * The summary of this run of the runner: every test file is a child of the same `node --test`
+ * process, so the parent's pid names the run.
+ */
+export const SUMMARY_FILE = path.join(tmpdir(), `n8n-nodes-erp-reliability-${process.ppid}.jsonl`);
+
+function pad(text: string, width: number): string {
+	return text.length >= width ? text : text + ' '.repeat(width - text.length);
+}
+
+/** Rows as an aligned text table (first row: the header). */
+export function formatTable(rows: string[][]): string {
+	const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => String(row[column] ?? '').length)));
+	return rows.map((row) => row.map((cell, column) => pad(String(cell), widths[column])).join('  ').trimEnd()).join('\n');
+}
+
+/** Prints a table (first row: the header), with an optional title line. */
+export function printTable(rows: string[][], title?: string): void {
+	process.stdout.write(`\n${title ? `${title}\n` : ''}${formatTable(rows)}\n`);
+}
+
+/** Prints the figures of one suite as a small table and adds them to the run's summary. */
+export function printFigures(figures: Figure[]): void {
+	const rows = [
+		['suite', 'figure', 'value', 'target', ''],
+		...figures.map((f) => [f.suite, f.figure, String(f.value), f.target, f.ok ? 'ok' : 'MISSED']),
+	];
+	printTable(rows, `${figures[0]?.suite ?? ''} (${SIZE_LABEL} size)`);
+	for (const f of figures) appendFileSync(SUMMARY_FILE, `${JSON.stringify({ ...f, size: SIZE_LABEL })}\n`);
+}
+
+/** The figures the suites of this run have printed so far, and forgets them. */
+export function takeSummary(): Array<Figure & { size: string }> {
+	if (!existsSync(SUMMARY_FILE)) return [];
+	const lines = readFileSync(SUMMARY_FILE, 'utf8').split('\n').filter(Boolean);
+	rmSync(SUMMARY_FILE, { force: true });
+	return lines.map((line) => JSON.parse(line) as Figure & { size: string });
+}
+
+/** Runs `jobs` on `lanes` parallel lanes, in order; each job learns its lane (for a per-lane credential). */
+export async function inLanes<T>(lanes: number, jobs: Array<(lane: number) => Promise<T>>): Promise<T[]> {
+	const results: T[] = new Array(jobs.length);
+	let next = 0;
+	await Promise.all(
+		Array.from({ length: lanes }, async (_, lane) => {
+			while (next < jobs.length) {
+				const n = next++;
+				results[n] = await jobs[n](lane);
+			}
+		}),
+	);
+	return results;
+}
+
+/** A figure whose target is an exact count. */
+export function exactly(suite: string, figure: string, value: number, expected: number): Figure {
+	return { suite, figure, value, target: `= ${expected}`, ok: value === expected };
+}
+
+/** A figure whose target is a minimum (what was tried). */
+export function atLeast(suite: string, figure: string, value: number, minimum: number): Figure {
+	return { suite, figure, value, target: `>= ${minimum}`, ok: value >= minimum };
+}
