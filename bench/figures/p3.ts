@@ -1,0 +1,131 @@
+// P3 rate-ceiling use: the sandbox allows 100 requests per 5-second window; the ERP node reads
+// enough articles (page size 100) to span more than 4 windows. Windows are read from the server's
+// side: an accepted answer with RateLimit-Remaining = limit - 1 opens a window (the sandbox starts
+// a window at the first request after the previous one ended).
+import { readAllWithNode } from '../contenders';
+import { startBenchSandbox } from '../sandbox';
+import type { RequestRecord } from '../sandbox';
+import { summarize } from '../stats';
+import type { Summary } from '../stats';
+import type { FigureContext } from './types';
+
+export const P3_LIMIT = 100;
+export const P3_WINDOW_SECONDS = 5;
+
+export interface WindowCount {
+	/** Start of the window, ms after the run's first request. */
+	startMs: number;
+	accepted: number;
+	refused429: number;
+}
+
+export interface P3Run {
+	requests: number;
+	accepted: number;
+	refused429: number;
+	otherErrors: number;
+	failed: boolean;
+	error?: string;
+	windows: WindowCount[];
+	/** Accepted requests per complete window (every window but the last) / limit. */
+	perWindowUse: number[];
+	/** Accepted requests of the complete windows over the time they took, against the ceiling. */
+	sustainedUse: number;
+	durationMs: number;
+}
+
+export interface P3Result {
+	articles: number;
+	limit: number;
+	windowSeconds: number;
+	runs: P3Run[];
+	/** Per run: the mean of its complete windows' use. */
+	windowUse: Summary;
+	sustainedUse: Summary;
+	/** Per run: 429 answers / requests. */
+	share429: Summary;
+	failures: number;
+}
+
+/** Splits a run's log into rate-limit windows and measures how full they were. */
+export function analyseWindows(log: RequestRecord[], limit: number, windowSeconds: number): Omit<P3Run, 'failed' | 'error'> {
+	const origin = log[0]?.atMs ?? 0;
+	const windows: Array<WindowCount & { atMs: number }> = [];
+	let refused429 = 0;
+	let otherErrors = 0;
+	for (const record of log) {
+		if (record.status === 200 && record.remaining === limit - 1) {
+			windows.push({ atMs: record.atMs, startMs: record.atMs - origin, accepted: 0, refused429: 0 });
+		}
+		const current = windows[windows.length - 1];
+		if (record.status === 200) {
+			if (current) current.accepted++;
+		} else if (record.status === 429) {
+			refused429++;
+			if (current) current.refused429++;
+		} else {
+			otherErrors++;
+		}
+	}
+	const complete = windows.slice(0, -1);
+	const perWindowUse = complete.map((w) => w.accepted / limit);
+	const spanMs = windows.length > 1 ? windows[windows.length - 1].atMs - windows[0].atMs : 0;
+	const acceptedInComplete = complete.reduce((sum, w) => sum + w.accepted, 0);
+	const sustainedUse = spanMs > 0 ? acceptedInComplete / ((spanMs / 1000 / windowSeconds) * limit) : 0;
+	return {
+		requests: log.length,
+		accepted: log.filter((r) => r.status === 200).length,
+		refused429,
+		otherErrors,
+		windows: windows.map(({ startMs, accepted, refused429: refused }) => ({ startMs, accepted, refused429: refused })),
+		perWindowUse,
+		sustainedUse,
+		durationMs: log.length > 0 ? log[log.length - 1].atMs - origin : 0,
+	};
+}
+
+export async function runP3(context: FigureContext): Promise<P3Result> {
+	// 450 requests: 4 complete windows of 100 and a last one of 50.
+	const articles = 45_000;
+	const repetitions = context.quick ? 1 : 3;
+	const sandbox = await startBenchSandbox({
+		articles,
+		rateLimit: { limit: P3_LIMIT, windowSeconds: P3_WINDOW_SECONDS },
+	});
+	try {
+		const runs: P3Run[] = [];
+		for (let repetition = 0; repetition < repetitions; repetition++) {
+			// A fresh key per run: its own rate-limit bucket on the server and its own pacing state in the node.
+			const key = await sandbox.newKey(['articles:read']);
+			await sandbox.takeLog();
+			let failed = false;
+			let error: string | undefined;
+			try {
+				const { items } = await readAllWithNode(sandbox.baseUrl, key);
+				if (items.length !== articles) throw new Error(`read ${items.length} articles, not ${articles}`);
+			} catch (e) {
+				failed = true;
+				error = (e as Error).message;
+			}
+			const run = { ...analyseWindows(await sandbox.takeLog(), P3_LIMIT, P3_WINDOW_SECONDS), failed, error };
+			runs.push(run);
+			context.progress(
+				`P3 run ${repetition + 1}/${repetitions}: ${run.requests} requests, windows ${run.windows.map((w) => w.accepted).join('/')}, ` +
+					`sustained ${(run.sustainedUse * 100).toFixed(1)} %, 429: ${run.refused429}${failed ? `, FAILED: ${error}` : ''}`,
+			);
+		}
+		const mean = (values: number[]) => (values.length ? values.reduce((a, b) => a + b, 0) / values.length : 0);
+		return {
+			articles,
+			limit: P3_LIMIT,
+			windowSeconds: P3_WINDOW_SECONDS,
+			runs,
+			windowUse: summarize(runs.map((r) => mean(r.perWindowUse))),
+			sustainedUse: summarize(runs.map((r) => r.sustainedUse)),
+			share429: summarize(runs.map((r) => (r.requests ? r.refused429 / r.requests : 0))),
+			failures: runs.filter((r) => r.failed || r.otherErrors > 0).length,
+		};
+	} finally {
+		await sandbox.close();
+	}
+}
