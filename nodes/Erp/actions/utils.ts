@@ -8,8 +8,19 @@ import type { IDataObject, IExecuteFunctions, INodeParameterResourceLocator } fr
 import type { ErpRequest } from '../../shared/transport';
 import { erpApiRequest, erpGetMany, erpPaginate, getRequestSettings } from '../../shared/transport';
 import { RESERVED_QUERY_PARAMETERS } from './common.descriptions';
-import type { IdKind, ValueSource } from './validation';
-import { invalid, isBlank, toDate, toEmail, toEnum, toId, toInteger, toText } from './validation';
+import type { IdKind, TextLimit, ValueSource } from './validation';
+import {
+	invalid,
+	isBlank,
+	toBoolean,
+	toDate,
+	toEmail,
+	toEnum,
+	toId,
+	toInteger,
+	toOptionalText,
+	toText,
+} from './validation';
 
 /** What an operation returns for one input item: one record or a list of records. */
 export type OperationResult = IDataObject | IDataObject[];
@@ -38,16 +49,20 @@ export async function request(
 
 export type Locator = { id: string } | { reference: string };
 
+/** Whether `raw` has the shape of a resource locator's value (`{ mode, value }`). */
+function isLocatorValue(raw: unknown): raw is INodeParameterResourceLocator {
+	return typeof raw === 'object' && raw !== null && !Array.isArray(raw) && 'mode' in raw;
+}
+
 /**
- * Reads a resource locator (or a plain string, as an AI tool or an expression may give) and
- * checks it. An article locator in "By Reference" mode gives the reference, resolved later.
+ * Reads a resource locator (or a plain value, as an AI tool or an expression may give, taken as
+ * an ID) and checks it. An article locator in "By Reference" mode gives the reference, resolved
+ * later.
  */
 export function readLocator(src: ValueSource, raw: unknown, kind: IdKind): Locator {
-	const locator = (
-		typeof raw === 'object' && raw !== null ? raw : { mode: 'id', value: raw }
-	) as INodeParameterResourceLocator;
+	const locator = isLocatorValue(raw) ? raw : { mode: 'id', value: raw };
 	if (locator.mode === 'reference' && kind === 'article') {
-		return { reference: toText(src, locator.value) };
+		return { reference: toText(src, locator.value, 'articleReference') };
 	}
 	return { id: toId(src, locator.value, kind) };
 }
@@ -143,10 +158,12 @@ export async function resolveArticleIds(
 
 /**
  * How one parameter is checked. `label` is its display name; `api` the API field or filter it
- * fills when that differs from the parameter's name.
+ * fills when that differs from the parameter's name. Text kinds name their length limit
+ * (`MAX_LENGTH` in validation.ts).
  */
 export type FieldSpec = { label: string; api?: string } & (
-	| { kind: 'text' | 'email' | 'date' | 'optionalText' }
+	| { kind: 'text' | 'optionalText'; max: TextLimit }
+	| { kind: 'email' | 'date' }
 	| { kind: 'integer'; min?: number; max?: number }
 	| { kind: 'enum'; values: readonly string[] }
 	| { kind: 'locator'; idKind: IdKind }
@@ -155,10 +172,9 @@ export type FieldSpec = { label: string; api?: string } & (
 function checkField(src: ValueSource, spec: FieldSpec, value: unknown): unknown {
 	switch (spec.kind) {
 		case 'text':
-			return toText(src, value);
+			return toText(src, value, spec.max);
 		case 'optionalText':
-			// Free text the API accepts empty (phone, address): sent as given.
-			return value === null || value === undefined ? null : String(value);
+			return toOptionalText(src, value, spec.max);
 		case 'email':
 			return toEmail(src, value);
 		case 'date':
@@ -219,7 +235,12 @@ export function requireSomeFields(
 
 // ---------- lists ----------
 
-/** Reads the "Filters" collection of a list, drops empty values and checks the others. */
+/**
+ * Reads the "Filters" collection of a list and checks it. Only nothing means "not set": an empty
+ * text, null or undefined, or a locator whose value is one of these. Any other value is checked
+ * (an object given to a text filter is refused), never dropped: a dropped filter would return
+ * the unfiltered list.
+ */
 export function readFilters(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
@@ -228,9 +249,8 @@ export function readFilters(
 	const raw = ctx.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const present: IDataObject = {};
 	for (const [key, value] of Object.entries(raw)) {
-		const locatorValue =
-			typeof value === 'object' && value !== null ? (value as IDataObject).value : value;
-		if (!isBlank(locatorValue)) present[key] = value;
+		const given = specs[key]?.kind === 'locator' && isLocatorValue(value) ? value.value : value;
+		if (!isBlank(given)) present[key] = value;
 	}
 	return checkFields(ctx, itemIndex, specs, present);
 }
@@ -242,20 +262,22 @@ function freeQueryParameters(
 	filters: IDataObject,
 ): IDataObject {
 	const options = ctx.getNodeParameter('options', itemIndex, {}) as {
-		queryParameters?: { parameter?: Array<{ name?: string; value?: string }> };
+		queryParameters?: { parameter?: Array<{ name?: unknown; value?: unknown }> };
 	};
 	const src = source(ctx, 'Query Parameters', itemIndex);
 	const qs: IDataObject = {};
-	for (const { name, value } of options.queryParameters?.parameter ?? []) {
-		const key = String(name ?? '').trim();
-		if (key === '') throw invalid(src, 'a parameter has no name');
+	for (const [k, { name, value }] of (options.queryParameters?.parameter ?? []).entries()) {
+		const at = (field: string) =>
+			source(ctx, `Query Parameters › Parameter ${k + 1} › ${field}`, itemIndex);
+		const key = toText(at('Name'), name, 'queryParameterName');
+		const text = toOptionalText(at('Value'), value, 'queryParameterValue') ?? '';
 		if (RESERVED_QUERY_PARAMETERS.includes(key)) {
 			throw invalid(src, `"${key}" is set by the node (use Return All / Limit instead)`);
 		}
 		if (key in filters || key in qs) {
 			throw invalid(src, `"${key}" is given twice (as a filter or another query parameter)`);
 		}
-		qs[key] = value ?? '';
+		qs[key] = text;
 	}
 	return qs;
 }
@@ -270,7 +292,10 @@ export function prepareGetMany(
 	path: string,
 	filters: IDataObject,
 ): Prepared {
-	const returnAll = ctx.getNodeParameter('returnAll', itemIndex, false) as boolean;
+	const returnAll = toBoolean(
+		source(ctx, 'Return All', itemIndex),
+		ctx.getNodeParameter('returnAll', itemIndex, false),
+	);
 	const limit = returnAll
 		? undefined
 		: toInteger(source(ctx, 'Limit', itemIndex), ctx.getNodeParameter('limit', itemIndex, 50), {

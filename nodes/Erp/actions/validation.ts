@@ -22,14 +22,16 @@ export function invalid(
 	);
 }
 
+/** The value as shown in a message: long values are cut (an oversized one stays readable). */
 function show(value: unknown): string {
 	if (value === undefined) return 'nothing';
-	if (typeof value === 'string') return `"${value}"`;
+	let text: string;
 	try {
-		return JSON.stringify(value) ?? String(value);
+		text = typeof value === 'string' ? `"${value}"` : (JSON.stringify(value) ?? String(value));
 	} catch {
-		return String(value);
+		text = String(value);
 	}
+	return text.length > 60 ? `${text.slice(0, 60)}… (${text.length} characters)` : text;
 }
 
 export function isBlank(value: unknown): boolean {
@@ -66,13 +68,90 @@ export function toInteger(
 	return n;
 }
 
-/** A non-empty string, trimmed. */
-export function toText(source: ValueSource, value: unknown): string {
-	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-	if (typeof value !== 'string' || value.trim() === '') {
+/**
+ * The longest text the node sends, in characters, per kind of value. The API spec states no
+ * limits: these are the contract's assumed limits (README, "API assumptions"). They are checked
+ * before any request, so an oversized value fails naming its parameter instead of reaching the ERP.
+ */
+export const MAX_LENGTH = {
+	/** Article `reference`, also an article given by reference (locator, invoice lines). */
+	articleReference: 100,
+	/** Article `designation`. */
+	designation: 500,
+	/** Client `nom`. */
+	clientName: 200,
+	/** Client `email`. */
+	email: 200,
+	/** Client `telephone`. */
+	phone: 50,
+	/** Client `adresse`. */
+	address: 500,
+	/** Invoice `reference_externe`. */
+	externalReference: 200,
+	/** Settlement `reference`. */
+	settlementReference: 200,
+	/** Free-text list filters: `q`, `reference`, `compte`. */
+	filter: 200,
+	/** Any identifier: art_…, cli_…, fac_…, a category. */
+	id: 100,
+	/** Name of a free query parameter ("Options › Query Parameters"). */
+	queryParameterName: 100,
+	/** Value of a free query parameter. */
+	queryParameterValue: 2000,
+} as const;
+export type TextLimit = keyof typeof MAX_LENGTH;
+
+function checkLength(source: ValueSource, text: string, limit: TextLimit): string {
+	const max = MAX_LENGTH[limit];
+	if (text.length > max) {
+		throw invalid(source, `at most ${max} characters (got ${text.length})`);
+	}
+	return text;
+}
+
+/**
+ * The one rule for text parameters: a string, or a whole number (an order, account or reference
+ * number such as 1042), which is sent as its digits. Anything else (a fraction, a boolean, an
+ * object, an array) is refused rather than sent as "12.5", "true" or "[object Object]".
+ */
+function asText(source: ValueSource, value: unknown): string {
+	if (typeof value === 'string') return value;
+	if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
+	throw invalid(source, `expected a text, got ${show(value)}`);
+}
+
+/** A non-empty text, trimmed, of at most `MAX_LENGTH[limit]` characters. */
+export function toText(source: ValueSource, value: unknown, limit: TextLimit): string {
+	if (isBlank(value)) {
 		throw invalid(source, `a non-empty text is required, got ${show(value)}`);
 	}
-	return value.trim();
+	return checkLength(source, asText(source, value).trim(), limit);
+}
+
+/**
+ * Text the API accepts empty (phone, address): sent as given, `null` when nothing is given.
+ * Same type and length rules as `toText`.
+ */
+export function toOptionalText(
+	source: ValueSource,
+	value: unknown,
+	limit: TextLimit,
+): string | null {
+	if (value === undefined || value === null) return null;
+	return checkLength(source, asText(source, value), limit);
+}
+
+/**
+ * A yes/no parameter: `true` or `false`, or the text "true" / "false" in any case, the only texts
+ * n8n's own boolean parsing (`validateType: 'boolean'`) reads as a boolean. An expression's result
+ * reaches the node unconverted, so anything else ("perhaps", "yes", 1, null) is refused.
+ */
+export function toBoolean(source: ValueSource, value: unknown): boolean {
+	if (typeof value === 'boolean') return value;
+	if (typeof value === 'string' && /^(true|false)$/i.test(value)) {
+		return value.toLowerCase() === 'true';
+	}
+	throw invalid(source, `expected true or false, got ${show(value)}`);
 }
 
 export const ID_PREFIXES = {
@@ -92,7 +171,7 @@ export function toId(source: ValueSource, value: unknown, kind: IdKind): string 
 	if (isBlank(value)) {
 		throw invalid(source, `an ID is required (${ID_PREFIXES[kind]}_…)`);
 	}
-	const id = typeof value === 'string' ? value.trim() : value;
+	const id = typeof value === 'string' ? checkLength(source, value.trim(), 'id') : value;
 	if (typeof id !== 'string' || !new RegExp(idPattern(kind)).test(id)) {
 		throw invalid(source, `expected an ID of the form ${ID_PREFIXES[kind]}_…, got ${show(value)}`);
 	}
@@ -129,7 +208,7 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** An email address (simple form check; the server has the last word). */
 export function toEmail(source: ValueSource, value: unknown): string {
-	const email = typeof value === 'string' ? value.trim() : '';
+	const email = typeof value === 'string' ? checkLength(source, value.trim(), 'email') : '';
 	if (!EMAIL.test(email)) {
 		throw invalid(source, `expected an email address, got ${show(value)}`);
 	}

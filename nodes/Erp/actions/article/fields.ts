@@ -64,13 +64,13 @@ export const articleFields = {
 } satisfies Record<string, INodeProperties>;
 
 export const articleFieldSpecs: Record<keyof typeof articleFields, FieldSpec> = {
-	reference: { label: 'Reference', kind: 'text' },
-	designation: { label: 'Designation', kind: 'text' },
+	reference: { label: 'Reference', kind: 'text', max: 'articleReference' },
+	designation: { label: 'Designation', kind: 'text', max: 'designation' },
 	prix_ht: { label: 'Unit Price (Cents)', kind: 'integer', min: 0 },
 	tva: { label: 'VAT Rate (Basis Points)', kind: 'integer', min: 0, max: 10000 },
 	stock: { label: 'Stock', kind: 'integer', min: 0 },
 	seuil_alerte: { label: 'Low-Stock Threshold', kind: 'integer', min: 0 },
-	categorie_id: { label: 'Category Name or ID', kind: 'text' },
+	categorie_id: { label: 'Category Name or ID', kind: 'text', max: 'id' },
 };
 
 /** The fields an article needs at creation, shown as required top-level parameters. */

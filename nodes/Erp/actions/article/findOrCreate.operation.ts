@@ -2,7 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { Prepared } from '../utils';
-import { findArticleByReference, request } from '../utils';
+import { findArticleByReference, request, source } from '../utils';
+import { toBoolean } from '../validation';
 import { readNewArticle } from './create.operation';
 import { optionalArticleFields, requiredArticleFields } from './fields';
 
@@ -64,10 +65,9 @@ function changedFields(current: IDataObject, wanted: IDataObject): IDataObject {
 
 export function prepare(this: IExecuteFunctions, itemIndex: number): Prepared {
 	const body = readNewArticle.call(this, itemIndex);
-	const { updateIfFound = false } = this.getNodeParameter('options', itemIndex, {}) as {
-		updateIfFound?: boolean;
-	};
-	return async () => await findOrCreate.call(this, itemIndex, body, updateIfFound);
+	const { updateIfFound = false } = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const update = toBoolean(source(this, 'Update If Found', itemIndex), updateIfFound);
+	return async () => await findOrCreate.call(this, itemIndex, body, update);
 }
 
 async function findOrCreate(

@@ -38,9 +38,9 @@ export const description = updateDisplayOptions(
 );
 
 const filterSpecs: Record<string, FieldSpec> = {
-	categorie_id: { label: 'Category Name or ID', kind: 'text' },
-	reference: { label: 'Reference', kind: 'text' },
-	q: { label: 'Search Text', kind: 'text' },
+	categorie_id: { label: 'Category Name or ID', kind: 'text', max: 'id' },
+	reference: { label: 'Reference', kind: 'text', max: 'filter' },
+	q: { label: 'Search Text', kind: 'text', max: 'filter' },
 };
 
 export function prepare(this: IExecuteFunctions, itemIndex: number): Prepared {

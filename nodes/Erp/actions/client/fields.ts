@@ -39,10 +39,10 @@ export const clientFields = {
 } satisfies Record<string, INodeProperties>;
 
 export const clientFieldSpecs: Record<keyof typeof clientFields, FieldSpec> = {
-	nom: { label: 'Name', kind: 'text' },
+	nom: { label: 'Name', kind: 'text', max: 'clientName' },
 	email: { label: 'Email', kind: 'email' },
-	telephone: { label: 'Phone', kind: 'optionalText' },
-	adresse: { label: 'Address', kind: 'optionalText' },
+	telephone: { label: 'Phone', kind: 'optionalText', max: 'phone' },
+	adresse: { label: 'Address', kind: 'optionalText', max: 'address' },
 };
 
 /** Optional fields at creation. */

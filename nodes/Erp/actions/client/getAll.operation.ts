@@ -32,6 +32,8 @@ export const description = updateDisplayOptions(
 );
 
 export function prepare(this: IExecuteFunctions, itemIndex: number): Prepared {
-	const filters = readFilters(this, itemIndex, { q: { label: 'Search Text', kind: 'text' } });
+	const filters = readFilters(this, itemIndex, {
+		q: { label: 'Search Text', kind: 'text', max: 'filter' },
+	});
 	return prepareGetMany(this, itemIndex, '/clients', filters);
 }

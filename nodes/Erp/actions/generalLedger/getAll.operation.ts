@@ -42,7 +42,7 @@ export const description = updateDisplayOptions(
 
 export function prepare(this: IExecuteFunctions, itemIndex: number): Prepared {
 	const filters = readFilters(this, itemIndex, {
-		compte: { label: 'Account', kind: 'text' },
+		compte: { label: 'Account', kind: 'text', max: 'filter' },
 		date_debut: { label: 'Start Date', kind: 'date' },
 		date_fin: { label: 'End Date', kind: 'date' },
 	});

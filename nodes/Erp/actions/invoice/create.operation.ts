@@ -12,7 +12,7 @@ import {
 	source,
 } from '../utils';
 import type { ValueSource } from '../validation';
-import { invalid, isBlank, toId, toInteger, toText } from '../validation';
+import { invalid, isBlank, toEnum, toId, toInteger, toText } from '../validation';
 
 const JSON_LINES_HINT =
 	'An array of lines, for example {{ $json.line_items }}. Each line is an object with: "article_id" (art_…) or "reference" (the exact article reference, looked up once per distinct reference); "quantite" or "quantity" (whole number, 1 or more); optionally "prix_ht" or "unit_price" (unit price excluding tax in cents, whole number; the article\'s price when absent). Other keys are ignored.';
@@ -115,6 +115,9 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
+/** The values of "Lines Source". */
+const LINES_SOURCES = ['define', 'json'] as const;
+
 interface Line {
 	locator: Locator;
 	label: string;
@@ -181,7 +184,7 @@ function readJsonLines(ctx: IExecuteFunctions, itemIndex: number): Line[] {
 		} else if (!isBlank(line.article_id)) {
 			locator = { id: toId(at('article_id'), line.article_id, 'article') };
 		} else if (!isBlank(line.reference)) {
-			locator = { reference: toText(at('reference'), line.reference) };
+			locator = { reference: toText(at('reference'), line.reference, 'articleReference') };
 		} else {
 			throw invalid(
 				at('article_id'),
@@ -203,7 +206,11 @@ function readJsonLines(ctx: IExecuteFunctions, itemIndex: number): Line[] {
 
 export function prepare(this: IExecuteFunctions, itemIndex: number): Prepared {
 	const clientId = getLocatorId(this, itemIndex, 'clientId', 'Client', 'client');
-	const mode = this.getNodeParameter('linesMode', itemIndex) as string;
+	const mode = toEnum(
+		source(this, 'Lines Source', itemIndex),
+		this.getNodeParameter('linesMode', itemIndex),
+		LINES_SOURCES,
+	);
 	const lines =
 		mode === 'json' ? readJsonLines(this, itemIndex) : readDefinedLines(this, itemIndex);
 	if (lines.length === 0) {
@@ -217,7 +224,7 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): Prepared {
 		itemIndex,
 		{
 			date: { label: 'Date', kind: 'date' },
-			reference_externe: { label: 'External Reference', kind: 'text' },
+			reference_externe: { label: 'External Reference', kind: 'text', max: 'externalReference' },
 		},
 		this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject,
 	);

@@ -66,7 +66,7 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): Prepared {
 			montant: { label: 'Amount (Cents)', kind: 'integer', min: 1 },
 			mode: { label: 'Payment Method', kind: 'enum', values: SETTLEMENT_MODES },
 			date: { label: 'Date', kind: 'date' },
-			reference: { label: 'Reference', kind: 'text' },
+			reference: { label: 'Reference', kind: 'text', max: 'settlementReference' },
 		},
 		{
 			montant: this.getNodeParameter('montant', itemIndex),
