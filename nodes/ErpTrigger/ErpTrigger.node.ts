@@ -6,7 +6,7 @@ import type {
 	IWebhookFunctions,
 	IWebhookResponseData,
 } from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
+import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { authenticationDescription, erpCredentialsDescription } from '../shared/descriptions';
 import { EVENT_OPTIONS, isSelected, normalizeEvents } from './events';
@@ -26,8 +26,36 @@ const DEFAULT_TOLERANCE_SECONDS = 300;
 const HIDDEN_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'x-api-key']);
 
 interface TriggerOptions {
-	toleranceSeconds?: number;
-	includeHeaders?: boolean;
+	toleranceSeconds: number;
+	includeHeaders: boolean;
+}
+
+/**
+ * The node's Options, checked: a bad value set through an expression is refused naming the
+ * option, at activation and on each delivery, instead of refusing every delivery silently.
+ */
+function readOptions(context: IHookFunctions | IWebhookFunctions): TriggerOptions {
+	const options = context.getNodeParameter('options', {}) as IDataObject;
+	const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
+	if (
+		typeof tolerance !== 'number' ||
+		!Number.isInteger(tolerance) ||
+		tolerance < 1 ||
+		tolerance > 86400
+	) {
+		throw new NodeOperationError(
+			context.getNode(),
+			`Invalid value for "Signature Tolerance (Seconds)": a whole number from 1 to 86400 is required (got ${JSON.stringify(tolerance)?.slice(0, 60)})`,
+		);
+	}
+	const includeHeaders = options.includeHeaders ?? false;
+	if (typeof includeHeaders !== 'boolean') {
+		throw new NodeOperationError(
+			context.getNode(),
+			`Invalid value for "Include Headers": true or false is required (got ${JSON.stringify(includeHeaders)?.slice(0, 60)})`,
+		);
+	}
+	return { toleranceSeconds: tolerance, includeHeaders };
 }
 
 /** Answers the request with a status and a small JSON body, and starts no execution. */
@@ -148,6 +176,7 @@ export class ErpTrigger implements INodeType {
 	webhookMethods = {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
+				readOptions(this);
 				return await checkExists.call(this);
 			},
 			async create(this: IHookFunctions): Promise<boolean> {
@@ -161,8 +190,8 @@ export class ErpTrigger implements INodeType {
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const req = this.getRequestObject();
-		const options = this.getNodeParameter('options', {}) as TriggerOptions;
-		const toleranceSeconds = Number(options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS);
+		const options = readOptions(this);
+		const { toleranceSeconds } = options;
 
 		const secret = await resolveSecret(this);
 		if (secret === undefined) {
@@ -223,7 +252,7 @@ export class ErpTrigger implements INodeType {
 			created_at: event.created_at,
 			data: event.data,
 		};
-		if (options.includeHeaders === true) {
+		if (options.includeHeaders) {
 			const kept: IDataObject = {};
 			for (const [name, value] of Object.entries(req.headers)) {
 				if (!HIDDEN_HEADERS.has(name.toLowerCase())) kept[name] = value as string | string[];

@@ -255,6 +255,21 @@ describe('OAuth2 credential', () => {
 	});
 });
 
+describe('options', () => {
+	it('refuses to activate with an invalid option set through an expression, naming it, and registers nothing', async () => {
+		const before = (await listWebhooks(sandbox)).length;
+		await assert.rejects(
+			activate('lc-options-tolerance', ['vente.creee'], { options: { toleranceSeconds: 'abc' } }),
+			/Invalid value for "Signature Tolerance \(Seconds\)"/,
+		);
+		await assert.rejects(
+			activate('lc-options-headers', ['vente.creee'], { options: { includeHeaders: 'perhaps' } }),
+			/Invalid value for "Include Headers"/,
+		);
+		assert.equal((await listWebhooks(sandbox)).length, before);
+	});
+});
+
 describe('manual registration', () => {
 	it('refuses to activate without a webhook secret in the credential, and says to set it', async () => {
 		const before = (await listWebhooks(sandbox)).length;
