@@ -162,5 +162,27 @@ export function dateField(displayName: string, name: string, description: string
 	};
 }
 
+/** Start Date and End Date filters of the dated lists (API filters date_debut and date_fin). */
+export const dateRangeFilters: INodeProperties[] = [
+	dateField('End Date', 'date_fin', 'Last day included, YYYY-MM-DD (API filter date_fin)'),
+	dateField('Start Date', 'date_debut', 'First day included, YYYY-MM-DD (API filter date_debut)'),
+];
+
+/** The parameters of every Get Many operation: Return All / Limit, its Filters, then Options. */
+export function listProperties(filters: INodeProperties[]): INodeProperties[] {
+	return [
+		...returnAllAndLimit,
+		{
+			displayName: 'Filters',
+			name: 'filters',
+			type: 'collection',
+			placeholder: 'Add Filter',
+			default: {},
+			options: filters,
+		},
+		listOptions,
+	];
+}
+
 export const INVOICE_STATUSES = ['emise', 'partiellement_payee', 'payee'] as const;
 export const SETTLEMENT_MODES = ['virement', 'carte', 'cheque', 'especes', 'prelevement'] as const;

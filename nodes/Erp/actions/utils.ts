@@ -10,6 +10,7 @@ import { erpApiRequest, erpGetMany, erpPaginate, getRequestSettings } from '../.
 import { RESERVED_QUERY_PARAMETERS } from './common.descriptions';
 import type { IdKind, TextLimit, ValueSource } from './validation';
 import {
+	checkDateRange,
 	invalid,
 	isBlank,
 	toBoolean,
@@ -253,6 +254,25 @@ export function readFilters(
 		if (!isBlank(given)) present[key] = value;
 	}
 	return checkFields(ctx, itemIndex, specs, present);
+}
+
+/** readFilters for a dated list: adds the Start Date and End Date filters and checks their order. */
+export function readDatedFilters(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	specs: Record<string, FieldSpec>,
+): IDataObject {
+	const filters = readFilters(ctx, itemIndex, {
+		...specs,
+		date_debut: { label: 'Start Date', kind: 'date' },
+		date_fin: { label: 'End Date', kind: 'date' },
+	});
+	checkDateRange(
+		source(ctx, 'Start Date', itemIndex),
+		filters.date_debut as string | undefined,
+		filters.date_fin as string | undefined,
+	);
+	return filters;
 }
 
 /** Free query parameters from "Options", refused when they clash with the node's own. */

@@ -1,36 +1,25 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { listOptions, returnAllAndLimit } from '../common.descriptions';
+import { listProperties } from '../common.descriptions';
 import type { FieldSpec, Prepared } from '../utils';
 import { prepareGetMany, readFilters } from '../utils';
 import { articleFields } from './fields';
 
-const properties: INodeProperties[] = [
-	...returnAllAndLimit,
+const properties = listProperties([
+	articleFields.categorie_id,
 	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: [
-			articleFields.categorie_id,
-			{
-				...articleFields.reference,
-				description: 'Only the article with exactly this reference (API filter reference)',
-			},
-			{
-				displayName: 'Search Text',
-				name: 'q',
-				type: 'string',
-				default: '',
-				description: 'Text found in the designation or the reference (API filter q)',
-			},
-		],
+		...articleFields.reference,
+		description: 'Only the article with exactly this reference (API filter reference)',
 	},
-	listOptions,
-];
+	{
+		displayName: 'Search Text',
+		name: 'q',
+		type: 'string',
+		default: '',
+		description: 'Text found in the designation or the reference (API filter q)',
+	},
+]);
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['article'], operation: ['getAll'] } },

@@ -1,30 +1,19 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { listOptions, returnAllAndLimit } from '../common.descriptions';
+import { listProperties } from '../common.descriptions';
 import type { Prepared } from '../utils';
 import { prepareGetMany, readFilters } from '../utils';
 
-const properties: INodeProperties[] = [
-	...returnAllAndLimit,
+const properties = listProperties([
 	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: [
-			{
-				displayName: 'Search Text',
-				name: 'q',
-				type: 'string',
-				default: '',
-				description: 'Text found in the name or the email (API filter q)',
-			},
-		],
+		displayName: 'Search Text',
+		name: 'q',
+		type: 'string',
+		default: '',
+		description: 'Text found in the name or the email (API filter q)',
 	},
-	listOptions,
-];
+]);
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['client'], operation: ['getAll'] } },

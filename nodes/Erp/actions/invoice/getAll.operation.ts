@@ -1,45 +1,29 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import {
-	clientLocator,
-	INVOICE_STATUSES,
-	listOptions,
-	returnAllAndLimit,
-} from '../common.descriptions';
+import { clientLocator, INVOICE_STATUSES, listProperties } from '../common.descriptions';
 import type { Prepared } from '../utils';
 import { prepareGetMany, readFilters } from '../utils';
 
-const properties: INodeProperties[] = [
-	...returnAllAndLimit,
+const properties = listProperties([
 	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
+		...clientLocator,
+		required: false,
+		description: 'Only the invoices of this client (API filter client_id)',
+	},
+	{
+		displayName: 'Status',
+		name: 'statut',
+		type: 'options',
+		default: 'emise',
+		description: 'Only the invoices in this state (API filter statut)',
 		options: [
-			{
-				...clientLocator,
-				required: false,
-				description: 'Only the invoices of this client (API filter client_id)',
-			},
-			{
-				displayName: 'Status',
-				name: 'statut',
-				type: 'options',
-				default: 'emise',
-				description: 'Only the invoices in this state (API filter statut)',
-				options: [
-					{ name: 'Issued (Emise)', value: 'emise' },
-					{ name: 'Paid (Payee)', value: 'payee' },
-					{ name: 'Partially Paid (Partiellement_payee)', value: 'partiellement_payee' },
-				],
-			},
+			{ name: 'Issued (Emise)', value: 'emise' },
+			{ name: 'Paid (Payee)', value: 'payee' },
+			{ name: 'Partially Paid (Partiellement_payee)', value: 'partiellement_payee' },
 		],
 	},
-	listOptions,
-];
+]);
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['invoice'], operation: ['getAll'] } },

@@ -1,35 +1,18 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { articleLocator, dateField, listOptions, returnAllAndLimit } from '../common.descriptions';
+import { articleLocator, dateRangeFilters, listProperties } from '../common.descriptions';
 import type { Prepared } from '../utils';
-import { prepareGetMany, readFilters, source } from '../utils';
-import { checkDateRange } from '../validation';
+import { prepareGetMany, readDatedFilters } from '../utils';
 
-const properties: INodeProperties[] = [
-	...returnAllAndLimit,
+const properties = listProperties([
 	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: [
-			{
-				...articleLocator,
-				required: false,
-				description: 'Only the movements of this article (API filter article_id)',
-			},
-			dateField('End Date', 'date_fin', 'Last day included, YYYY-MM-DD (API filter date_fin)'),
-			dateField(
-				'Start Date',
-				'date_debut',
-				'First day included, YYYY-MM-DD (API filter date_debut)',
-			),
-		],
+		...articleLocator,
+		required: false,
+		description: 'Only the movements of this article (API filter article_id)',
 	},
-	listOptions,
-];
+	...dateRangeFilters,
+]);
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['stockMovement'], operation: ['getAll'] } },
@@ -37,15 +20,8 @@ export const description = updateDisplayOptions(
 );
 
 export function prepare(this: IExecuteFunctions, itemIndex: number): Prepared {
-	const filters = readFilters(this, itemIndex, {
+	const filters = readDatedFilters(this, itemIndex, {
 		articleId: { label: 'Article', api: 'article_id', kind: 'locator', idKind: 'article' },
-		date_debut: { label: 'Start Date', kind: 'date' },
-		date_fin: { label: 'End Date', kind: 'date' },
 	});
-	checkDateRange(
-		source(this, 'Start Date', itemIndex),
-		filters.date_debut as string | undefined,
-		filters.date_fin as string | undefined,
-	);
 	return prepareGetMany(this, itemIndex, '/stock/mouvements', filters);
 }
