@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import type { IDataObject } from 'n8n-workflow';
 
 import type { ErpTestEnv } from './setup';
-import { assertRefusedBeforeRequest, startErpTestEnv } from './setup';
+import { assertRefusedBeforeRequest, startErpTestEnv, byId, byReference } from './setup';
 
 let env: ErpTestEnv;
 before(async () => {
@@ -16,9 +16,6 @@ before(async () => {
 after(async () => {
 	await env.close();
 });
-
-const byId = (value: string) => ({ __rl: true, mode: 'id', value });
-const byReference = (value: string) => ({ __rl: true, mode: 'reference', value });
 
 async function articleByReference(reference: string): Promise<IDataObject | undefined> {
 	const { body } = await env.api('GET', `/articles?reference=${encodeURIComponent(reference)}`);

@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import type { IDataObject } from 'n8n-workflow';
 
 import type { ErpTestEnv } from './setup';
-import { assertRefusedBeforeRequest, startErpTestEnv } from './setup';
+import { assertRefusedBeforeRequest, startErpTestEnv, byId } from './setup';
 
 let env: ErpTestEnv;
 before(async () => {
@@ -16,8 +16,6 @@ before(async () => {
 after(async () => {
 	await env.close();
 });
-
-const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 
 async function clientsMatching(q: string): Promise<IDataObject[]> {
 	const { body } = await env.api('GET', `/clients?q=${encodeURIComponent(q)}&limit=100`);

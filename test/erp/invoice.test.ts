@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { ErpTestEnv } from './setup';
-import { assertRefusedBeforeRequest, startErpTestEnv } from './setup';
+import { assertRefusedBeforeRequest, startErpTestEnv, byId, byReference } from './setup';
 
 let env: ErpTestEnv;
 /** Seeded articles with plenty of stock and no low-stock threshold. */
@@ -27,9 +27,6 @@ before(async () => {
 after(async () => {
 	await env.close();
 });
-
-const byId = (value: string) => ({ __rl: true, mode: 'id', value });
-const byReference = (value: string) => ({ __rl: true, mode: 'reference', value });
 
 async function article(id: unknown): Promise<IDataObject> {
 	return (await env.api('GET', `/articles/${String(id)}`)).body;

@@ -23,6 +23,10 @@ import { HarnessNodeTypes, initRuntime } from '../harness/runtime';
 
 export const ERP = 'n8n-nodes-erp.erp';
 
+/** A resource locator value, as the editor saves it, in ID or reference mode. */
+export const byId = (value: string) => ({ __rl: true, mode: 'id', value });
+export const byReference = (value: string) => ({ __rl: true, mode: 'reference', value });
+
 export interface Stats {
 	requests: number;
 	byPath: Record<string, number>;

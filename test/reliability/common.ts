@@ -34,8 +34,17 @@ function pad(text: string, width: number): string {
 
 /** Rows as an aligned text table (first row: the header). */
 export function formatTable(rows: string[][]): string {
-	const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => String(row[column] ?? '').length)));
-	return rows.map((row) => row.map((cell, column) => pad(String(cell), widths[column])).join('  ').trimEnd()).join('\n');
+	const widths = rows[0].map((_, column) =>
+		Math.max(...rows.map((row) => String(row[column] ?? '').length)),
+	);
+	return rows
+		.map((row) =>
+			row
+				.map((cell, column) => pad(String(cell), widths[column]))
+				.join('  ')
+				.trimEnd(),
+		)
+		.join('\n');
 }
 
 /** Prints a table (first row: the header), with an optional title line. */
@@ -50,7 +59,8 @@ export function printFigures(figures: Figure[]): void {
 		...figures.map((f) => [f.suite, f.figure, String(f.value), f.target, f.ok ? 'ok' : 'MISSED']),
 	];
 	printTable(rows, `${figures[0]?.suite ?? ''} (${SIZE_LABEL} size)`);
-	for (const f of figures) appendFileSync(SUMMARY_FILE, `${JSON.stringify({ ...f, size: SIZE_LABEL })}\n`);
+	for (const f of figures)
+		appendFileSync(SUMMARY_FILE, `${JSON.stringify({ ...f, size: SIZE_LABEL })}\n`);
 }
 
 /** The figures the suites of this run have printed so far, and forgets them. */
@@ -62,7 +72,10 @@ export function takeSummary(): Array<Figure & { size: string }> {
 }
 
 /** Runs `jobs` on `lanes` parallel lanes, in order; each job learns its lane (for a per-lane credential). */
-export async function inLanes<T>(lanes: number, jobs: Array<(lane: number) => Promise<T>>): Promise<T[]> {
+export async function inLanes<T>(
+	lanes: number,
+	jobs: Array<(lane: number) => Promise<T>>,
+): Promise<T[]> {
 	const results: T[] = new Array(jobs.length);
 	let next = 0;
 	await Promise.all(

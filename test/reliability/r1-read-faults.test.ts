@@ -42,7 +42,11 @@ async function readTruth(sandbox: SandboxHandle): Promise<IDataObject[]> {
 	const all: IDataObject[] = [];
 	let cursor: string | null = null;
 	do {
-		const page = await api(sandbox, 'GET', `/articles?limit=100${cursor ? `&cursor=${cursor}` : ''}`);
+		const page = await api(
+			sandbox,
+			'GET',
+			`/articles?limit=100${cursor ? `&cursor=${cursor}` : ''}`,
+		);
 		assert.equal(page.status, 200);
 		all.push(...(page.body.data as IDataObject[]));
 		cursor = page.body.pagination.next_cursor as string | null;
@@ -51,7 +55,12 @@ async function readTruth(sandbox: SandboxHandle): Promise<IDataObject[]> {
 }
 
 /** A control request that must succeed; its body. */
-async function configure(sandbox: SandboxHandle, method: string, path: string, body?: unknown): Promise<IDataObject> {
+async function configure(
+	sandbox: SandboxHandle,
+	method: string,
+	path: string,
+	body?: unknown,
+): Promise<IDataObject> {
 	const answer = await control(sandbox, method, path, body);
 	assert.ok(answer.status < 300, `${method} /_sandbox${path} answered ${answer.status}`);
 	return answer.body as IDataObject;
@@ -60,14 +69,20 @@ async function configure(sandbox: SandboxHandle, method: string, path: string, b
 /** A fresh read-only key per worker: each has its own rate-limit window and pacing. */
 async function workerCredentials(sandbox: SandboxHandle, name: string): Promise<TestCredentials> {
 	const { key } = await configure(sandbox, 'POST', '/keys', { scopes: ['articles:read'], name });
-	return new TestCredentials({ erpApi: { apiKey: String(key), environment: 'sandbox', baseUrl: sandbox.baseUrl } });
+	return new TestCredentials({
+		erpApi: { apiKey: String(key), environment: 'sandbox', baseUrl: sandbox.baseUrl },
+	});
 }
 
 const figures: Figure[] = [];
 let sandbox: SandboxHandle;
 
 before(async () => {
-	sandbox = await startSandbox({ port: 0, articles: ARTICLES, rateLimit: { limit: 10_000, windowSeconds: 60 } });
+	sandbox = await startSandbox({
+		port: 0,
+		articles: ARTICLES,
+		rateLimit: { limit: 10_000, windowSeconds: 60 },
+	});
 });
 
 after(async () => {
@@ -128,20 +143,39 @@ async function faultyReads(): Promise<void> {
 	const pages = EXECUTIONS * PAGES_PER_EXECUTION;
 	const rate = sent ? injected / sent : 0;
 	figures.push(
-		atLeast(SUITE, `pages read (${EXECUTIONS} executions x ${PAGES_PER_EXECUTION} pages)`, pages, SOAK ? 10_000 : 200),
-		{ suite: SUITE, figure: 'GET requests sent (with retries)', value: sent, target: `> ${pages}`, ok: sent > pages },
+		atLeast(
+			SUITE,
+			`pages read (${EXECUTIONS} executions x ${PAGES_PER_EXECUTION} pages)`,
+			pages,
+			SOAK ? 10_000 : 200,
+		),
 		{
 			suite: SUITE,
-			figure: `faults injected (${Object.entries(stats.faults ?? {}).map(([k, v]) => `${k} ${v}`).join(', ')})`,
+			figure: 'GET requests sent (with retries)',
+			value: sent,
+			target: `> ${pages}`,
+			ok: sent > pages,
+		},
+		{
+			suite: SUITE,
+			figure: `faults injected (${Object.entries(stats.faults ?? {})
+				.map(([k, v]) => `${k} ${v}`)
+				.join(', ')})`,
 			value: `${injected} (${(rate * 100).toFixed(1)}%)`,
 			target: '~10% of requests',
 			ok: rate >= 0.07 && rate <= 0.13,
 		},
 		exactly(SUITE, 'items lost', lost, 0),
 		exactly(SUITE, 'items duplicated', duplicated, 0),
-		exactly(SUITE, 'executions with a list other than the sandbox\'s', altered, 0),
+		exactly(SUITE, "executions with a list other than the sandbox's", altered, 0),
 		exactly(SUITE, 'failed executions', failed, 0),
-		{ suite: SUITE, figure: 'duration of the faulty reads (s)', value: ((Date.now() - started) / 1000).toFixed(1), target: '', ok: true },
+		{
+			suite: SUITE,
+			figure: 'duration of the faulty reads (s)',
+			value: ((Date.now() - started) / 1000).toFixed(1),
+			target: '',
+			ok: true,
+		},
 	);
 	assert.deepEqual(errors.slice(0, 5), []);
 	assert.equal(lost, 0);
@@ -150,10 +184,16 @@ async function faultyReads(): Promise<void> {
 	assert.ok(rate >= 0.07 && rate <= 0.13, `fault rate ${rate}`);
 	// Every kind fired: a kind that never fired proves nothing.
 	for (const kind of ['status', 'reset', 'slow', 'badBody']) {
-		assert.ok(Object.keys(stats.faults ?? {}).some((k) => k.startsWith(kind)), `no ${kind} fault fired: ${JSON.stringify(stats.faults)}`);
+		assert.ok(
+			Object.keys(stats.faults ?? {}).some((k) => k.startsWith(kind)),
+			`no ${kind} fault fired: ${JSON.stringify(stats.faults)}`,
+		);
 	}
 	for (const status of ['429', '500', '503']) {
-		assert.ok((stats.byStatus[status] ?? 0) > 0, `no ${status} was answered: ${JSON.stringify(stats.byStatus)}`);
+		assert.ok(
+			(stats.byStatus[status] ?? 0) > 0,
+			`no ${status} was answered: ${JSON.stringify(stats.byStatus)}`,
+		);
 	}
 }
 
@@ -163,14 +203,32 @@ async function faultyReads(): Promise<void> {
  */
 const BUDGET_CASES: Array<{ name: string; fault: IDataObject; message: RegExp }> = [
 	// First: the reduced run's one case (Retry-After: 1 makes its duration fixed, about 5 s).
-	{ name: '429 on every retry', fault: { kind: 'status', status: 429 }, message: /rate limit is still exceeded after several retries/ },
-	{ name: '503 on every retry', fault: { kind: 'status', status: 503 }, message: /server error \(HTTP 503\)/ },
-	{ name: 'connection reset on every retry', fault: { kind: 'reset' }, message: /Could not reach the ERP API .*closed unexpectedly/ },
+	{
+		name: '429 on every retry',
+		fault: { kind: 'status', status: 429 },
+		message: /rate limit is still exceeded after several retries/,
+	},
+	{
+		name: '503 on every retry',
+		fault: { kind: 'status', status: 503 },
+		message: /server error \(HTTP 503\)/,
+	},
+	{
+		name: 'connection reset on every retry',
+		fault: { kind: 'reset' },
+		message: /Could not reach the ERP API .*closed unexpectedly/,
+	},
 	{ name: 'cut-off body on every retry', fault: { kind: 'badBody' }, message: /not valid JSON/ },
-	{ name: '500 on every retry', fault: { kind: 'status', status: 500 }, message: /server error \(HTTP 500\)/ },
+	{
+		name: '500 on every retry',
+		fault: { kind: 'status', status: 500 },
+		message: /server error \(HTTP 500\)/,
+	},
 ];
 
-async function budgetCase(budget: (typeof BUDGET_CASES)[number]): Promise<{ succeeded: boolean; partial: number; clear: boolean }> {
+async function budgetCase(
+	budget: (typeof BUDGET_CASES)[number],
+): Promise<{ succeeded: boolean; partial: number; clear: boolean }> {
 	const erp = await startSandbox({ port: 0, articles: 1000, rateLimit: false });
 	try {
 		// The first pages of both runs pass (a 1 ms "slow" fault, counted), then every GET fails.
@@ -194,13 +252,19 @@ async function budgetCase(budget: (typeof BUDGET_CASES)[number]): Promise<{ succ
 		const stoppedOutput = stopped.runData.ERP?.[0]?.data?.main?.[0] ?? [];
 		// Continue On Fail: one error item for the one input item, and no article.
 		const items = continued.output('ERP');
-		const partial = (stoppedOutput.length > 0 ? 1 : 0) + (items.length !== 1 || typeof items[0].error !== 'string' ? 1 : 0);
+		const partial =
+			(stoppedOutput.length > 0 ? 1 : 0) +
+			(items.length !== 1 || typeof items[0].error !== 'string' ? 1 : 0);
 		assert.equal(stopped.success, false, `${budget.name}: the execution succeeded`);
 		assert.match(stopped.error?.message ?? '', budget.message, budget.name);
 		assert.deepEqual(stoppedOutput, [], `${budget.name}: a partial list reached the output`);
 		assert.equal(items.length, 1, `${budget.name}: continueOnFail output ${items.length} items`);
 		assert.match(String(items[0].error), budget.message);
-		return { succeeded: stopped.success, partial, clear: budget.message.test(stopped.error?.message ?? '') };
+		return {
+			succeeded: stopped.success,
+			partial,
+			clear: budget.message.test(stopped.error?.message ?? ''),
+		};
 	} finally {
 		await erp.close();
 	}
@@ -213,10 +277,31 @@ async function budgetExceeded(): Promise<void> {
 	const outcomes = await Promise.allSettled(cases.map(budgetCase));
 	const done = outcomes.flatMap((o) => (o.status === 'fulfilled' ? [o.value] : []));
 	figures.push(
-		exactly(SUITE, `retry budget exceeded (${cases.map((c) => c.name).join('; ')}): executions that succeeded`, done.filter((o) => o.succeeded).length, 0),
-		exactly(SUITE, 'retry budget exceeded: partial lists handed on (with and without Continue On Fail)', done.reduce((sum, o) => sum + o.partial, 0), 0),
-		exactly(SUITE, 'retry budget exceeded: cases without a clear error', cases.length - done.filter((o) => o.clear).length, 0),
-		{ suite: SUITE, figure: 'duration of the retry-budget cases (s)', value: ((Date.now() - started) / 1000).toFixed(1), target: '', ok: true },
+		exactly(
+			SUITE,
+			`retry budget exceeded (${cases.map((c) => c.name).join('; ')}): executions that succeeded`,
+			done.filter((o) => o.succeeded).length,
+			0,
+		),
+		exactly(
+			SUITE,
+			'retry budget exceeded: partial lists handed on (with and without Continue On Fail)',
+			done.reduce((sum, o) => sum + o.partial, 0),
+			0,
+		),
+		exactly(
+			SUITE,
+			'retry budget exceeded: cases without a clear error',
+			cases.length - done.filter((o) => o.clear).length,
+			0,
+		),
+		{
+			suite: SUITE,
+			figure: 'duration of the retry-budget cases (s)',
+			value: ((Date.now() - started) / 1000).toFixed(1),
+			target: '',
+			ok: true,
+		},
 	);
 	for (const outcome of outcomes) if (outcome.status === 'rejected') throw outcome.reason;
 }

@@ -19,6 +19,7 @@ import { TestCredentials, runWorkflow } from '../harness';
 import type { RunWorkflowResult } from '../harness';
 import { api, control } from '../trigger/helpers';
 import { type Figure, atLeast, exactly, inLanes, printFigures, scale } from './common';
+import { byId } from '../erp/setup';
 
 const SUITE = 'R2 duplicate writes';
 const ERP = 'n8n-nodes-erp.erp';
@@ -32,7 +33,13 @@ const MAX_RERUNS = 15;
 const WORKERS = 4;
 
 const FAULTS = [
-	{ kind: 'failAfterCommit', status: 500, probability: 0.1, methods: ['POST'], paths: ['/factures'] },
+	{
+		kind: 'failAfterCommit',
+		status: 500,
+		probability: 0.1,
+		methods: ['POST'],
+		paths: ['/factures'],
+	},
 	{ kind: 'reset', probability: 0.05, methods: ['POST'], paths: ['/factures'] },
 ];
 
@@ -47,7 +54,11 @@ async function invoicesByReference(): Promise<Map<string, number>> {
 	const counts = new Map<string, number>();
 	let cursor: string | null = null;
 	do {
-		const page = await api(sandbox, 'GET', `/factures?limit=100${cursor ? `&cursor=${cursor}` : ''}`);
+		const page = await api(
+			sandbox,
+			'GET',
+			`/factures?limit=100${cursor ? `&cursor=${cursor}` : ''}`,
+		);
 		assert.equal(page.status, 200);
 		for (const invoice of page.body.data as IDataObject[]) {
 			const reference = String(invoice.reference_externe ?? '');
@@ -57,8 +68,6 @@ async function invoicesByReference(): Promise<Map<string, number>> {
 	} while (cursor);
 	return counts;
 }
-
-const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 
 function createInvoice(options: { idempotency?: 'off' } = {}): INodeParameters {
 	return {
@@ -73,7 +82,9 @@ function createInvoice(options: { idempotency?: 'off' } = {}): INodeParameters {
 }
 
 const orders = (prefix: string, batch: number, size: number) =>
-	Array.from({ length: size }, (_, i) => ({ order: `${prefix}-${batch}-${String(i).padStart(3, '0')}` }));
+	Array.from({ length: size }, (_, i) => ({
+		order: `${prefix}-${batch}-${String(i).padStart(3, '0')}`,
+	}));
 
 interface Tally {
 	executions: number;
@@ -84,13 +95,24 @@ interface Tally {
 	unfinished: number;
 }
 
-const newTally = (): Tally => ({ executions: 0, errorItems: 0, failedExecutions: 0, dropped: 0, unclear: 0, unfinished: 0 });
+const newTally = (): Tally => ({
+	executions: 0,
+	errorItems: 0,
+	failedExecutions: 0,
+	dropped: 0,
+	unclear: 0,
+	unfinished: 0,
+});
 
 /** The error text a user sees for a write whose answer was lost must say what to do. */
 const CLEAR_ERROR = /server error \(HTTP 500\)|Could not reach the ERP API/;
 
 /** Checks one execution's output item by item: an invoice for its order, or an error item. */
-function account(result: RunWorkflowResult, input: Array<{ order: string }>, tally: Tally): boolean {
+function account(
+	result: RunWorkflowResult,
+	input: Array<{ order: string }>,
+	tally: Tally,
+): boolean {
 	tally.executions++;
 	if (!result.success) {
 		tally.failedExecutions++;
@@ -100,7 +122,9 @@ function account(result: RunWorkflowResult, input: Array<{ order: string }>, tal
 	const items = result.items('ERP');
 	let complete = true;
 	input.forEach((entry, index) => {
-		const out = items.filter((item) => (item.pairedItem as { item: number } | undefined)?.item === index);
+		const out = items.filter(
+			(item) => (item.pairedItem as { item: number } | undefined)?.item === index,
+		);
 		if (out.length !== 1) {
 			tally.dropped++;
 			complete = false;
@@ -124,7 +148,9 @@ before(async () => {
 	credentials = new TestCredentials({
 		erpApi: { apiKey: DEMO_KEYS.full, environment: 'sandbox', baseUrl: sandbox.baseUrl },
 	});
-	clientId = String(((await api(sandbox, 'GET', '/clients?limit=1')).body.data as IDataObject[])[0].id);
+	clientId = String(
+		((await api(sandbox, 'GET', '/clients?limit=1')).body.data as IDataObject[])[0].id,
+	);
 	const article = await api(sandbox, 'POST', '/articles', {
 		reference: 'R2-STOCK',
 		designation: 'Reliability article',
@@ -166,7 +192,16 @@ describe(SUITE, () => {
 			const input = orders('R2-ROF', b, ROF_BATCH);
 			for (let run = 0; run < MAX_RERUNS; run++) {
 				const result = await runWorkflow({
-					nodes: [{ name: 'ERP', type: ERP, parameters: createInvoice(), retryOnFail: true, maxTries: 5, waitBetweenTries: 1 }],
+					nodes: [
+						{
+							name: 'ERP',
+							type: ERP,
+							parameters: createInvoice(),
+							retryOnFail: true,
+							maxTries: 5,
+							waitBetweenTries: 1,
+						},
+					],
 					input,
 					credentials,
 					workflowId: `r2-rof-${b}`,
@@ -177,32 +212,80 @@ describe(SUITE, () => {
 		});
 		await inLanes(WORKERS, [...cofJobs, ...rofJobs]);
 
-		const stats = (await control(sandbox, 'GET', '/stats')).body as { faults?: Record<string, number>; byPath: Record<string, number> };
+		const stats = (await control(sandbox, 'GET', '/stats')).body as {
+			faults?: Record<string, number>;
+			byPath: Record<string, number>;
+		};
 		await control(sandbox, 'POST', '/faults', { faults: [] });
 		const counts = await invoicesByReference();
 		const expected = [
 			...Array.from({ length: COF_BATCHES }, (_, b) => orders('R2-COF', b, COF_BATCH)).flat(),
 			...Array.from({ length: ROF_BATCHES }, (_, b) => orders('R2-ROF', b, ROF_BATCH)).flat(),
 		].map((o) => o.order);
-		const duplicates = expected.reduce((sum, order) => sum + Math.max(0, (counts.get(order) ?? 0) - 1), 0);
+		const duplicates = expected.reduce(
+			(sum, order) => sum + Math.max(0, (counts.get(order) ?? 0) - 1),
+			0,
+		);
 		const missing = expected.filter((order) => !counts.has(order)).length;
 		const injected = (stats.faults?.failAfterCommit ?? 0) + (stats.faults?.reset ?? 0);
 		const posts = stats.byPath['POST /v1/factures'] ?? 0;
 
 		figures.push(
-			atLeast(SUITE, `orders (Continue On Fail ${COF_BATCHES}x${COF_BATCH}, Retry On Fail ${ROF_BATCHES}x${ROF_BATCH})`, expected.length, 50),
-			{ suite: SUITE, figure: `POSTs sent / faults injected (failAfterCommit ${stats.faults?.failAfterCommit ?? 0}, reset ${stats.faults?.reset ?? 0})`, value: `${posts} / ${injected}`, target: '> 0 faults', ok: injected > 0 },
-			{ suite: SUITE, figure: 'executions (incl. re-runs): Continue On Fail / Retry On Fail', value: `${cof.executions} / ${rof.executions}`, target: '', ok: true },
+			atLeast(
+				SUITE,
+				`orders (Continue On Fail ${COF_BATCHES}x${COF_BATCH}, Retry On Fail ${ROF_BATCHES}x${ROF_BATCH})`,
+				expected.length,
+				50,
+			),
+			{
+				suite: SUITE,
+				figure: `POSTs sent / faults injected (failAfterCommit ${stats.faults?.failAfterCommit ?? 0}, reset ${stats.faults?.reset ?? 0})`,
+				value: `${posts} / ${injected}`,
+				target: '> 0 faults',
+				ok: injected > 0,
+			},
+			{
+				suite: SUITE,
+				figure: 'executions (incl. re-runs): Continue On Fail / Retry On Fail',
+				value: `${cof.executions} / ${rof.executions}`,
+				target: '',
+				ok: true,
+			},
 			exactly(SUITE, 'duplicate invoices in the sandbox (by reference_externe)', duplicates, 0),
-			{ suite: SUITE, figure: 'Continue On Fail: error items (each re-run later)', value: cof.errorItems, target: '', ok: true },
-			exactly(SUITE, 'failures dropped silently (input item without invoice or error)', cof.dropped + rof.dropped, 0),
+			{
+				suite: SUITE,
+				figure: 'Continue On Fail: error items (each re-run later)',
+				value: cof.errorItems,
+				target: '',
+				ok: true,
+			},
+			exactly(
+				SUITE,
+				'failures dropped silently (input item without invoice or error)',
+				cof.dropped + rof.dropped,
+				0,
+			),
 			exactly(SUITE, 'failures without a clear error message', cof.unclear + rof.unclear, 0),
-			{ suite: SUITE, figure: 'Retry On Fail: executions failed after 5 tries (surfaced, then re-run)', value: rof.failedExecutions, target: '', ok: true },
-			exactly(SUITE, 'orders never invoiced after re-runs', missing + cof.unfinished + rof.unfinished, 0),
+			{
+				suite: SUITE,
+				figure: 'Retry On Fail: executions failed after 5 tries (surfaced, then re-run)',
+				value: rof.failedExecutions,
+				target: '',
+				ok: true,
+			},
+			exactly(
+				SUITE,
+				'orders never invoiced after re-runs',
+				missing + cof.unfinished + rof.unfinished,
+				0,
+			),
 		);
 
 		assert.ok(injected > 0, 'no fault fired');
-		assert.ok(cof.errorItems + rof.failedExecutions > 0, 'no failure was surfaced although faults fired');
+		assert.ok(
+			cof.errorItems + rof.failedExecutions > 0,
+			'no failure was surfaced although faults fired',
+		);
 		assert.equal(duplicates, 0, `${duplicates} duplicate invoices`);
 		assert.equal(cof.dropped + rof.dropped, 0);
 		assert.equal(cof.unclear + rof.unclear, 0);
@@ -232,15 +315,29 @@ describe(SUITE, () => {
 		assert.equal(tally.dropped, 0);
 		const errors = result.output('ERP').filter((json) => typeof json.error === 'string');
 		// The 500 after commit tells the user that a re-run will not create it twice.
-		assert.ok(errors.some((json) => /same Idempotency-Key/.test(String(json.description ?? ''))), JSON.stringify(errors[0]));
+		assert.ok(
+			errors.some((json) => /same Idempotency-Key/.test(String(json.description ?? ''))),
+			JSON.stringify(errors[0]),
+		);
 	});
 
 	it('control: with idempotency keys off, the same faults and re-runs do create duplicates (the count sees them)', async () => {
-		await control(sandbox, 'POST', '/faults', { faults: [{ kind: 'failAfterCommit', status: 500, count: 3, methods: ['POST'], paths: ['/factures'] }] });
+		await control(sandbox, 'POST', '/faults', {
+			faults: [
+				{ kind: 'failAfterCommit', status: 500, count: 3, methods: ['POST'], paths: ['/factures'] },
+			],
+		});
 		const input = orders('R2-OFF', 0, 5);
 		for (let run = 0; run < 2; run++) {
 			await runWorkflow({
-				nodes: [{ name: 'ERP', type: ERP, parameters: createInvoice({ idempotency: 'off' }), continueOnFail: true }],
+				nodes: [
+					{
+						name: 'ERP',
+						type: ERP,
+						parameters: createInvoice({ idempotency: 'off' }),
+						continueOnFail: true,
+					},
+				],
 				input,
 				credentials,
 				workflowId: 'r2-off',
@@ -248,8 +345,17 @@ describe(SUITE, () => {
 		}
 		await control(sandbox, 'POST', '/faults', { faults: [] });
 		const counts = await invoicesByReference();
-		const duplicates = input.reduce((sum, { order }) => sum + Math.max(0, (counts.get(order) ?? 0) - 1), 0);
-		figures.push({ suite: SUITE, figure: 'control, keys off: duplicates seen', value: duplicates, target: '> 0', ok: duplicates > 0 });
+		const duplicates = input.reduce(
+			(sum, { order }) => sum + Math.max(0, (counts.get(order) ?? 0) - 1),
+			0,
+		);
+		figures.push({
+			suite: SUITE,
+			figure: 'control, keys off: duplicates seen',
+			value: duplicates,
+			target: '> 0',
+			ok: duplicates > 0,
+		});
 		assert.ok(duplicates > 0, 'the control run created no duplicate: the count would not see one');
 	});
 });

@@ -63,7 +63,10 @@ interface Base {
 	type: string;
 }
 
-const baseArb = (key?: Uint8Array, types: string[] = ['vente.creee', 'facture.payee', 'stock.bas']) =>
+const baseArb = (
+	key?: Uint8Array,
+	types: string[] = ['vente.creee', 'facture.payee', 'stock.bas'],
+) =>
 	fc.record({
 		key: key ? fc.constant(key) : fc.uint8Array({ minLength: 24, maxLength: 64 }),
 		id: fc.stringMatching(/^evt_[A-Za-z0-9_-]{4,40}$/),
@@ -73,7 +76,14 @@ const baseArb = (key?: Uint8Array, types: string[] = ['vente.creee', 'facture.pa
 	});
 
 function eventBody(base: Base, now: number, id = base.id): Buffer {
-	return Buffer.from(JSON.stringify({ id, type: base.type, created_at: new Date(now * 1000).toISOString(), data: base.data }));
+	return Buffer.from(
+		JSON.stringify({
+			id,
+			type: base.type,
+			created_at: new Date(now * 1000).toISOString(),
+			data: base.data,
+		}),
+	);
 }
 
 function headersOf(id: string, timestamp: string | number, signature: string): WebhookHeaders {
@@ -91,7 +101,9 @@ const SIGNATURE_HEADERS = ['webhook-id', 'webhook-timestamp', 'webhook-signature
  * Forgeries. Each takes the base, the current time and extra random input, and returns a delivery
  * that someone without the receiver's secret could produce (or a valid one damaged in transit).
  */
-const forgeries = (now: number): Array<fc.Arbitrary<(b: Base) => Omit<Case, 'valid' | 'id' | 'key'>>> => {
+const forgeries = (
+	now: number,
+): Array<fc.Arbitrary<(b: Base) => Omit<Case, 'valid' | 'id' | 'key'>>> => {
 	const ts = (b: Base) => now + b.skew;
 	const valid = (b: Base) => {
 		const body = eventBody(b, now);
@@ -100,35 +112,63 @@ const forgeries = (now: number): Array<fc.Arbitrary<(b: Base) => Omit<Case, 'val
 	return [
 		fc.uint8Array({ minLength: 32, maxLength: 32 }).map((sig) => (b: Base) => ({
 			kind: 'random signature',
-			delivery: { body: eventBody(b, now), headers: headersOf(b.id, ts(b), `v1,${Buffer.from(sig).toString('base64')}`) },
+			delivery: {
+				body: eventBody(b, now),
+				headers: headersOf(b.id, ts(b), `v1,${Buffer.from(sig).toString('base64')}`),
+			},
 		})),
 		fc.uint8Array({ minLength: 24, maxLength: 64 }).map((other) => (b: Base) => {
 			const body = eventBody(b, now);
-			const key = Buffer.from(other).equals(Buffer.from(b.key)) ? Buffer.concat([Buffer.from(other), Buffer.from([1])]) : other;
-			return { kind: 'wrong secret', delivery: { body, headers: headersOf(b.id, ts(b), sign(key, b.id, String(ts(b)), body)) } };
+			const key = Buffer.from(other).equals(Buffer.from(b.key))
+				? Buffer.concat([Buffer.from(other), Buffer.from([1])])
+				: other;
+			return {
+				kind: 'wrong secret',
+				delivery: { body, headers: headersOf(b.id, ts(b), sign(key, b.id, String(ts(b)), body)) },
+			};
 		}),
 		fc.integer({ min: 1, max: 10 ** 8 }).map((d) => (b: Base) => {
 			const stale = String(now - TOLERANCE - MARGIN - d);
 			const body = eventBody(b, now);
-			return { kind: 'stale timestamp', delivery: { body, headers: headersOf(b.id, stale, sign(b.key, b.id, stale, body)) } };
+			return {
+				kind: 'stale timestamp',
+				delivery: { body, headers: headersOf(b.id, stale, sign(b.key, b.id, stale, body)) },
+			};
 		}),
 		fc.integer({ min: 1, max: 10 ** 8 }).map((d) => (b: Base) => {
 			const future = String(now + TOLERANCE + MARGIN + d);
 			const body = eventBody(b, now);
-			return { kind: 'future timestamp', delivery: { body, headers: headersOf(b.id, future, sign(b.key, b.id, future, body)) } };
+			return {
+				kind: 'future timestamp',
+				delivery: { body, headers: headersOf(b.id, future, sign(b.key, b.id, future, body)) },
+			};
 		}),
-		fc.integer({ min: -(TOLERANCE - MARGIN), max: TOLERANCE - MARGIN }).map((shift) => (b: Base) => {
-			const { body, headers } = valid(b);
-			const other = ts(b) + (shift === b.skew ? shift + 1 : shift) - b.skew;
-			return { kind: 'timestamp changed', delivery: { body, headers: { ...headers, 'webhook-timestamp': String(other) } } };
-		}),
+		fc
+			.integer({ min: -(TOLERANCE - MARGIN), max: TOLERANCE - MARGIN })
+			.map((shift) => (b: Base) => {
+				const { body, headers } = valid(b);
+				const other = ts(b) + (shift === b.skew ? shift + 1 : shift) - b.skew;
+				return {
+					kind: 'timestamp changed',
+					delivery: { body, headers: { ...headers, 'webhook-timestamp': String(other) } },
+				};
+			}),
 		fc.stringMatching(/^evt_[A-Za-z0-9_-]{4,40}$/).map((otherId) => (b: Base) => {
 			const { body, headers } = valid(b);
-			return { kind: 'id changed', delivery: { body, headers: { ...headers, 'webhook-id': otherId === b.id ? `${otherId}x` : otherId } } };
+			return {
+				kind: 'id changed',
+				delivery: {
+					body,
+					headers: { ...headers, 'webhook-id': otherId === b.id ? `${otherId}x` : otherId },
+				},
+			};
 		}),
 		fc.nat().map((n) => (b: Base) => {
 			const { body, headers } = valid(b);
-			return { kind: 'truncated body', delivery: { body: body.subarray(0, n % body.length), headers } };
+			return {
+				kind: 'truncated body',
+				delivery: { body: body.subarray(0, n % body.length), headers },
+			};
 		}),
 		fc.tuple(fc.nat(), fc.integer({ min: 1, max: 255 })).map(([n, delta]) => (b: Base) => {
 			const { body, headers } = valid(b);
@@ -144,79 +184,138 @@ const forgeries = (now: number): Array<fc.Arbitrary<(b: Base) => Omit<Case, 'val
 			return { kind: `missing ${name}`, delivery: { body, headers: without } };
 		}),
 		fc
-			.tuple(fc.constantFrom(...SIGNATURE_HEADERS), fc.constantFrom('valid first', 'valid last', 'same twice'), fc.string({ minLength: 1, maxLength: 60 }))
+			.tuple(
+				fc.constantFrom(...SIGNATURE_HEADERS),
+				fc.constantFrom('valid first', 'valid last', 'same twice'),
+				fc.string({ minLength: 1, maxLength: 60 }),
+			)
 			.map(([name, order, junk]) => (b: Base) => {
 				const { body, headers } = valid(b);
 				const good = String(headers[name]);
-				const values = order === 'same twice' ? [good, good] : order === 'valid first' ? [good, junk] : [junk, good];
-				return { kind: `duplicated ${name}`, delivery: { body, headers: { ...headers, [name]: values } } };
+				const values =
+					order === 'same twice'
+						? [good, good]
+						: order === 'valid first'
+							? [good, junk]
+							: [junk, good];
+				return {
+					kind: `duplicated ${name}`,
+					delivery: { body, headers: { ...headers, [name]: values } },
+				};
 			}),
-		fc.tuple(fc.constantFrom(...SIGNATURE_HEADERS), fc.integer({ min: 1, max: 200_000 })).map(([name, size]) => (b: Base) => {
-			const body = eventBody(b, now);
-			if (name === 'webhook-id') {
-				// A huge id, correctly signed: refused before any HMAC work.
-				const id = `evt_${'a'.repeat(253 + (size % 50_000))}`;
-				return { kind: 'huge webhook-id', delivery: { body, headers: headersOf(id, ts(b), sign(b.key, id, String(ts(b)), body)) } };
-			}
-			if (name === 'webhook-timestamp') {
-				const padded = `${'0'.repeat(3 + (size % 10_000))}${ts(b)}`;
-				return { kind: 'huge webhook-timestamp', delivery: { body, headers: headersOf(b.id, padded, sign(b.key, b.id, padded, body)) } };
-			}
-			// The valid signature hidden among thousands of random entries.
-			const filler = Array.from({ length: 100 + (size % 3000) }, (_, i) => `v1,${hmac(Buffer.from([i]), 'x')}`);
-			filler.splice(size % filler.length, 0, sign(b.key, b.id, String(ts(b)), body));
-			return { kind: 'huge webhook-signature', delivery: { body, headers: headersOf(b.id, ts(b), filler.join(' ')) } };
-		}),
+		fc
+			.tuple(fc.constantFrom(...SIGNATURE_HEADERS), fc.integer({ min: 1, max: 200_000 }))
+			.map(([name, size]) => (b: Base) => {
+				const body = eventBody(b, now);
+				if (name === 'webhook-id') {
+					// A huge id, correctly signed: refused before any HMAC work.
+					const id = `evt_${'a'.repeat(253 + (size % 50_000))}`;
+					return {
+						kind: 'huge webhook-id',
+						delivery: { body, headers: headersOf(id, ts(b), sign(b.key, id, String(ts(b)), body)) },
+					};
+				}
+				if (name === 'webhook-timestamp') {
+					const padded = `${'0'.repeat(3 + (size % 10_000))}${ts(b)}`;
+					return {
+						kind: 'huge webhook-timestamp',
+						delivery: { body, headers: headersOf(b.id, padded, sign(b.key, b.id, padded, body)) },
+					};
+				}
+				// The valid signature hidden among thousands of random entries.
+				const filler = Array.from(
+					{ length: 100 + (size % 3000) },
+					(_, i) => `v1,${hmac(Buffer.from([i]), 'x')}`,
+				);
+				filler.splice(size % filler.length, 0, sign(b.key, b.id, String(ts(b)), body));
+				return {
+					kind: 'huge webhook-signature',
+					delivery: { body, headers: headersOf(b.id, ts(b), filler.join(' ')) },
+				};
+			}),
 		fc.constantFrom('v2', 'v1a', 'V1', 'v0', '', 'v1 ').map((version) => (b: Base) => {
 			const { body, headers } = valid(b);
 			const token = String(headers['webhook-signature']).slice(3);
-			return { kind: 'wrong signature version', delivery: { body, headers: { ...headers, 'webhook-signature': `${version},${token}` } } };
-		}),
-		fc.constantFrom('hex', 'base64url', 'unpadded', 'body only', 'id.body', 'no dots').map((variant) => (b: Base) => {
-			const body = eventBody(b, now);
-			const t = String(ts(b));
-			const content = Buffer.concat([Buffer.from(`${b.id}.${t}.`), body]);
-			const tokens: Record<string, string> = {
-				hex: createHmac('sha256', b.key).update(content).digest('hex'),
-				base64url: createHmac('sha256', b.key).update(content).digest('base64url'),
-				unpadded: hmac(b.key, content).replace(/=+$/, ''),
-				'body only': hmac(b.key, body),
-				'id.body': hmac(b.key, Buffer.concat([Buffer.from(`${b.id}.`), body])),
-				'no dots': hmac(b.key, Buffer.concat([Buffer.from(`${b.id}${t}`), body])),
+			return {
+				kind: 'wrong signature version',
+				delivery: { body, headers: { ...headers, 'webhook-signature': `${version},${token}` } },
 			};
-			// base64url of a digest without '+' or '/' equals base64 unpadded: both refused (no '=').
-			return { kind: `signature as ${variant}`, delivery: { body, headers: headersOf(b.id, t, `v1,${tokens[variant]}`) } };
 		}),
+		fc
+			.constantFrom('hex', 'base64url', 'unpadded', 'body only', 'id.body', 'no dots')
+			.map((variant) => (b: Base) => {
+				const body = eventBody(b, now);
+				const t = String(ts(b));
+				const content = Buffer.concat([Buffer.from(`${b.id}.${t}.`), body]);
+				const tokens: Record<string, string> = {
+					hex: createHmac('sha256', b.key).update(content).digest('hex'),
+					base64url: createHmac('sha256', b.key).update(content).digest('base64url'),
+					unpadded: hmac(b.key, content).replace(/=+$/, ''),
+					'body only': hmac(b.key, body),
+					'id.body': hmac(b.key, Buffer.concat([Buffer.from(`${b.id}.`), body])),
+					'no dots': hmac(b.key, Buffer.concat([Buffer.from(`${b.id}${t}`), body])),
+				};
+				// base64url of a digest without '+' or '/' equals base64 unpadded: both refused (no '=').
+				return {
+					kind: `signature as ${variant}`,
+					delivery: { body, headers: headersOf(b.id, t, `v1,${tokens[variant]}`) },
+				};
+			}),
 		fc.constantFrom(', ', ',', ';').map((separator) => (b: Base) => {
 			// What an HTTP stack makes of two signature headers: joined with a comma.
 			const { body, headers } = valid(b);
-			const joined = [String(headers['webhook-signature']), `v1,${hmac(Buffer.from('x'), 'y')}`].join(separator);
-			return { kind: 'joined signature headers', delivery: { body, headers: { ...headers, 'webhook-signature': joined } } };
+			const joined = [
+				String(headers['webhook-signature']),
+				`v1,${hmac(Buffer.from('x'), 'y')}`,
+			].join(separator);
+			return {
+				kind: 'joined signature headers',
+				delivery: { body, headers: { ...headers, 'webhook-signature': joined } },
+			};
 		}),
 	];
 };
 
 /** Valid deliveries: the reference library, the sandbox's signer, and several signatures (rotation). */
-const validDeliveries = (now: number): Array<fc.Arbitrary<(b: Base) => Omit<Case, 'valid' | 'id' | 'key'>>> => [
+const validDeliveries = (
+	now: number,
+): Array<fc.Arbitrary<(b: Base) => Omit<Case, 'valid' | 'id' | 'key'>>> => [
 	fc.constant((b: Base) => {
 		const body = eventBody(b, now);
-		const signature = new Webhook(secretOf(b.key)).sign(b.id, new Date((now + b.skew) * 1000), body.toString('utf8'));
-		return { kind: 'valid: standardwebhooks', delivery: { body, headers: headersOf(b.id, now + b.skew, signature) } };
+		const signature = new Webhook(secretOf(b.key)).sign(
+			b.id,
+			new Date((now + b.skew) * 1000),
+			body.toString('utf8'),
+		);
+		return {
+			kind: 'valid: standardwebhooks',
+			delivery: { body, headers: headersOf(b.id, now + b.skew, signature) },
+		};
 	}),
 	fc.constant((b: Base) => {
 		const body = eventBody(b, now);
 		const signature = signWebhook(secretOf(b.key), b.id, now + b.skew, body.toString('utf8'));
-		return { kind: 'valid: sandbox signer', delivery: { body, headers: headersOf(b.id, now + b.skew, signature) } };
+		return {
+			kind: 'valid: sandbox signer',
+			delivery: { body, headers: headersOf(b.id, now + b.skew, signature) },
+		};
 	}),
 	fc
-		.tuple(fc.array(fc.uint8Array({ minLength: 24, maxLength: 48 }), { minLength: 1, maxLength: 4 }), fc.nat(), fc.boolean())
+		.tuple(
+			fc.array(fc.uint8Array({ minLength: 24, maxLength: 48 }), { minLength: 1, maxLength: 4 }),
+			fc.nat(),
+			fc.boolean(),
+		)
 		.map(([oldKeys, position, otherVersions]) => (b: Base) => {
 			const body = eventBody(b, now);
 			const t = String(now + b.skew);
 			const entries = oldKeys.map((old) => sign(old, b.id, t, body));
 			if (otherVersions) entries.push(`v2,${hmac(Buffer.from('future'), body)}`);
 			entries.splice(position % (entries.length + 1), 0, sign(b.key, b.id, t, body));
-			return { kind: 'valid: rotation, several signatures', delivery: { body, headers: headersOf(b.id, t, entries.join(' ')) } };
+			return {
+				kind: 'valid: rotation, several signatures',
+				delivery: { body, headers: headersOf(b.id, t, entries.join(' ')) },
+			};
 		}),
 ];
 
@@ -237,7 +336,11 @@ function generateCases(count: number, seed: number, now: number, key?: Uint8Arra
 	}));
 }
 
-function tally(map: Map<string, { tried: number; accepted: number }>, kind: string, accepted: boolean) {
+function tally(
+	map: Map<string, { tried: number; accepted: number }>,
+	kind: string,
+	accepted: boolean,
+) {
 	const entry = map.get(kind) ?? { tried: 0, accepted: 0 };
 	entry.tried += 1;
 	if (accepted) entry.accepted += 1;
@@ -295,7 +398,12 @@ describe(SUITE, () => {
 		const forged = cases.filter((c) => !c.valid).length;
 		figures.push(
 			atLeast(SUITE, 'pure check: deliveries tried', cases.length, PURE_CASES),
-			exactly(SUITE, `pure check: forged accepted (of ${forged}, ${[...byKind.keys()].filter((k) => !k.startsWith('valid')).length} kinds)`, forgedAccepted, 0),
+			exactly(
+				SUITE,
+				`pure check: forged accepted (of ${forged}, ${[...byKind.keys()].filter((k) => !k.startsWith('valid')).length} kinds)`,
+				forgedAccepted,
+				0,
+			),
 			exactly(SUITE, `pure check: valid refused (of ${cases.length - forged})`, validRefused, 0),
 		);
 		assert.deepEqual(failures.slice(0, 10), []);
@@ -316,7 +424,10 @@ describe(SUITE, () => {
 		const failures: string[] = [];
 		const validCases: Case[] = [];
 		for (const c of cases) {
-			const answer = await trigger.deliver({ headers: c.delivery.headers as Record<string, string | string[]>, body: c.delivery.body });
+			const answer = await trigger.deliver({
+				headers: c.delivery.headers as Record<string, string | string[]>,
+				body: c.delivery.body,
+			});
 			const ran = answer.items !== undefined;
 			if (!c.valid) {
 				if (ran || answer.status < 400) {
@@ -346,29 +457,51 @@ describe(SUITE, () => {
 		let replaysAccepted = 0;
 		for (const c of validCases.filter((v) => acceptedIds.has(v.id))) {
 			const t = String(nowSeconds());
-			const otherBody = Buffer.from(JSON.stringify({ id: c.id, type: 'facture.payee', data: { forged: true } }));
+			const otherBody = Buffer.from(
+				JSON.stringify({ id: c.id, type: 'facture.payee', data: { forged: true } }),
+			);
 			for (const replay of [
 				c.delivery,
 				{ body: c.delivery.body, headers: headersOf(c.id, t, sign(key, c.id, t, c.delivery.body)) },
 				{ body: otherBody, headers: headersOf(c.id, t, sign(key, c.id, t, otherBody)) },
 			]) {
 				replaysTried++;
-				const answer = await trigger.deliver({ headers: replay.headers as Record<string, string | string[]>, body: replay.body });
+				const answer = await trigger.deliver({
+					headers: replay.headers as Record<string, string | string[]>,
+					body: replay.body,
+				});
 				if (answer.items !== undefined) {
 					replaysAccepted++;
 					failures.push(`replay of ${c.id} ran again`);
 				} else if (answer.status !== 200) {
-					failures.push(`replay of ${c.id} answered ${answer.status} (a replay of an accepted id gets 200, no run)`);
+					failures.push(
+						`replay of ${c.id} answered ${answer.status} (a replay of an accepted id gets 200, no run)`,
+					);
 				}
 			}
 		}
 
 		const forged = cases.length - validCases.length;
 		figures.push(
-			atLeast(SUITE, 'handler: deliveries tried (incl. replays)', cases.length + replaysTried, HANDLER_CASES),
+			atLeast(
+				SUITE,
+				'handler: deliveries tried (incl. replays)',
+				cases.length + replaysTried,
+				HANDLER_CASES,
+			),
 			exactly(SUITE, `handler: forged accepted (of ${forged})`, forgedAccepted, 0),
-			exactly(SUITE, `handler: replays / re-used ids accepted (of ${replaysTried})`, replaysAccepted, 0),
-			exactly(SUITE, 'handler: valid events run (exactly once each)', validRuns, new Set(validCases.map((c) => c.id)).size),
+			exactly(
+				SUITE,
+				`handler: replays / re-used ids accepted (of ${replaysTried})`,
+				replaysAccepted,
+				0,
+			),
+			exactly(
+				SUITE,
+				'handler: valid events run (exactly once each)',
+				validRuns,
+				new Set(validCases.map((c) => c.id)).size,
+			),
 		);
 		assert.deepEqual(failures.slice(0, 10), []);
 		assert.ok(validRuns > 0 && forged > 0);
@@ -382,20 +515,47 @@ describe(SUITE, () => {
 		const secret = String(trigger.staticData.webhookSecret);
 		const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
 		const t = String(nowSeconds());
-		const event = (id: string) => Buffer.from(JSON.stringify({ id, type: 'vente.creee', data: {} }));
+		const event = (id: string) =>
+			Buffer.from(JSON.stringify({ id, type: 'vente.creee', data: {} }));
 		const first = { body: event('evt_replay_target'), id: 'evt_replay_target' };
-		const captured = { body: first.body, headers: headersOf(first.id, t, sign(key, first.id, t, first.body)) };
-		assert.ok((await trigger.deliver({ headers: captured.headers as Record<string, string>, body: captured.body })).items);
+		const captured = {
+			body: first.body,
+			headers: headersOf(first.id, t, sign(key, first.id, t, first.body)),
+		};
+		assert.ok(
+			(
+				await trigger.deliver({
+					headers: captured.headers as Record<string, string>,
+					body: captured.body,
+				})
+			).items,
+		);
 		const between = scale(100, SEEN_LIMIT + 10);
 		for (let i = 0; i < between; i++) {
 			const id = `evt_between_${i}_${randomBytes(4).toString('hex')}`;
 			const body = event(id);
 			const s = String(nowSeconds());
-			await trigger.deliver({ headers: headersOf(id, s, sign(key, id, s, body)) as Record<string, string>, body });
+			await trigger.deliver({
+				headers: headersOf(id, s, sign(key, id, s, body)) as Record<string, string>,
+				body,
+			});
 		}
-		const replay = await trigger.deliver({ headers: captured.headers as Record<string, string>, body: captured.body });
-		figures.push(exactly(SUITE, `replay within tolerance after ${between} other events: runs`, replay.items ? 1 : 0, 0));
-		assert.equal(replay.items, undefined, `the replay started a second run after ${between} other events`);
+		const replay = await trigger.deliver({
+			headers: captured.headers as Record<string, string>,
+			body: captured.body,
+		});
+		figures.push(
+			exactly(
+				SUITE,
+				`replay within tolerance after ${between} other events: runs`,
+				replay.items ? 1 : 0,
+				0,
+			),
+		);
+		assert.equal(
+			replay.items,
+			undefined,
+			`the replay started a second run after ${between} other events`,
+		);
 	});
 });
-

@@ -10,23 +10,42 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeParameters, INodeType } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeParameters,
+	INodeType,
+} from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { DEMO_KEYS, DEMO_OAUTH_CLIENT, startSandbox } from '../../sandbox';
 import type { SandboxHandle } from '../../sandbox';
-import { TestCredentials, activateTrigger, connectOAuth2, leakCounts, leakFindings, runWorkflow, secretNames, takeFindingsSince } from '../harness';
+import {
+	TestCredentials,
+	activateTrigger,
+	connectOAuth2,
+	leakCounts,
+	leakFindings,
+	runWorkflow,
+	secretNames,
+	takeFindingsSince,
+} from '../harness';
 import { startRecordingServer } from '../harness/fixtures';
 import type { LeakFinding } from '../harness';
 import type { RecordedRequest, RecordingServer } from '../harness/fixtures';
 import { control } from '../trigger/helpers';
 import { type Figure, SOAK, exactly, printFigures } from './common';
+import { byId } from '../erp/setup';
 
 const SUITE = 'R4 secret leaks';
 const ERP = 'n8n-nodes-erp.erp';
 const PLANTED = 'r4-planted';
-const byId = (value: string) => ({ __rl: true, mode: 'id', value });
-const getArticle = (id = 'art_99999999'): INodeParameters => ({ resource: 'article', operation: 'get', articleId: byId(id) });
+const getArticle = (id = 'art_99999999'): INodeParameters => ({
+	resource: 'article',
+	operation: 'get',
+	articleId: byId(id),
+});
 const createArticle = (reference: string): INodeParameters => ({
 	resource: 'article',
 	operation: 'create',
@@ -46,10 +65,21 @@ const configure = async (path: string, body?: unknown): Promise<IDataObject> =>
 	(await control(sandbox, body === undefined ? 'GET' : 'POST', path, body)).body as IDataObject;
 
 const keyCredentials = (apiKey: string, baseUrl = sandbox.baseUrl, webhookSecret?: string) =>
-	new TestCredentials({ erpApi: { apiKey, environment: 'sandbox', baseUrl, ...(webhookSecret ? { webhookSecret } : {}) } });
+	new TestCredentials({
+		erpApi: {
+			apiKey,
+			environment: 'sandbox',
+			baseUrl,
+			...(webhookSecret ? { webhookSecret } : {}),
+		},
+	});
 
 /** Runs one ERP node, with and without Continue On Fail: both the error item and the execution error are scanned. */
-async function runBoth(credentials: TestCredentials, parameters: INodeParameters, workflowId: string): Promise<void> {
+async function runBoth(
+	credentials: TestCredentials,
+	parameters: INodeParameters,
+	workflowId: string,
+): Promise<void> {
 	for (const continueOnFail of [true, false]) {
 		scenarios++;
 		await runWorkflow({
@@ -65,22 +95,41 @@ async function runBoth(credentials: TestCredentials, parameters: INodeParameters
  * error shape the transport reads: the contract's body, a bare message, an OAuth-style error,
  * field details, and a non-JSON body. The status is the last path segment's number.
  */
-function echoAnswer(req: RecordedRequest): { status: number; body?: unknown; headers?: Record<string, string> } {
+function echoAnswer(req: RecordedRequest): {
+	status: number;
+	body?: unknown;
+	headers?: Record<string, string>;
+} {
 	const authorization = String(req.headers.authorization ?? '');
 	const token = authorization.replace(/^Bearer\s+/i, '');
-	if (req.url.startsWith('/oauth/token')) return { status: 400, body: { error: 'invalid_grant', error_description: `refresh token ${req.body} is dead` } };
+	if (req.url.startsWith('/oauth/token'))
+		return {
+			status: 400,
+			body: { error: 'invalid_grant', error_description: `refresh token ${req.body} is dead` },
+		};
 	// GETs carry the wanted answer in the query, POSTs in their (custom) Idempotency-Key.
 	const wanted = `${req.url} ${String(req.headers['idempotency-key'] ?? '')}`;
 	const status = Number(/status=(\d+)/.exec(wanted)?.[1] ?? 500);
 	const shape = Number(/shape=(\d+)/.exec(wanted)?.[1] ?? 0);
 	const headers: Record<string, string> = status === 429 ? { 'retry-after': '3600' } : {};
 	const bodies: unknown[] = [
-		{ error: { code: 'echo', message: `Credential ${token} refused (${authorization})`, details: [{ field: 'key', message: token }] } },
+		{
+			error: {
+				code: 'echo',
+				message: `Credential ${token} refused (${authorization})`,
+				details: [{ field: 'key', message: token }],
+			},
+		},
 		{ message: `Your key is ${token}` },
 		{ error: 'invalid_token', error_description: `token ${token}` },
 		{ errors: [{ message: `bad ${authorization}` }] },
 	];
-	if (shape === bodies.length) return { status, headers: { ...headers, 'content-type': 'text/plain' }, body: `<html>${authorization}</html>` };
+	if (shape === bodies.length)
+		return {
+			status,
+			headers: { ...headers, 'content-type': 'text/plain' },
+			body: `<html>${authorization}</html>`,
+		};
 	return { status, headers, body: bodies[shape % bodies.length] };
 }
 
@@ -108,7 +157,10 @@ function leakyNode(leak: 'output' | 'error' | 'log'): INodeType {
 			defaults: { name: 'Leaky' },
 			inputs: [NodeConnectionTypes.Main],
 			outputs: [NodeConnectionTypes.Main],
-			credentials: [{ name: 'erpApi', required: false }, { name: 'erpOAuth2Api', required: false }],
+			credentials: [
+				{ name: 'erpApi', required: false },
+				{ name: 'erpOAuth2Api', required: false },
+			],
 			properties: [],
 		},
 		async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
@@ -119,7 +171,9 @@ function leakyNode(leak: 'output' | 'error' | 'log'): INodeType {
 				this.logger.info('calling the ERP', { token: oauth.refresh_token });
 				return [[{ json: {} }]];
 			}
-			throw new NodeOperationError(this.getNode(), 'The call failed', { description: `with token ${String(oauth.access_token)}` });
+			throw new NodeOperationError(this.getNode(), 'The call failed', {
+				description: `with token ${String(oauth.access_token)}`,
+			});
 		},
 	};
 }
@@ -127,13 +181,20 @@ function leakyNode(leak: 'output' | 'error' | 'log'): INodeType {
 describe(SUITE, () => {
 	it('catches leaks planted in an output, an error description, a log line and console output', async () => {
 		const credentials = new TestCredentials({
-			erpApi: { apiKey: `sk_test_${randomBytes(12).toString('hex')}`, environment: 'sandbox', baseUrl: sandbox.baseUrl },
+			erpApi: {
+				apiKey: `sk_test_${randomBytes(12).toString('hex')}`,
+				environment: 'sandbox',
+				baseUrl: sandbox.baseUrl,
+			},
 			erpOAuth2Api: {
 				environment: 'sandbox',
 				baseUrl: sandbox.baseUrl,
 				clientId: DEMO_OAUTH_CLIENT.clientId,
 				clientSecret: `cs_${randomBytes(12).toString('hex')}`,
-				oauthTokenData: { access_token: `at_${randomBytes(12).toString('hex')}`, refresh_token: `rt_${randomBytes(12).toString('hex')}` },
+				oauthTokenData: {
+					access_token: `at_${randomBytes(12).toString('hex')}`,
+					refresh_token: `rt_${randomBytes(12).toString('hex')}`,
+				},
 			},
 		});
 		assert.deepEqual(leakFindings(), [], 'no leak before the planted ones');
@@ -159,11 +220,19 @@ describe(SUITE, () => {
 
 		const planted = 4;
 		const detected = Object.values(caught).filter((found) => found.length > 0).length;
-		figures.push(exactly(SUITE, 'planted leaks caught (output, error, log line, console)', detected, planted));
+		figures.push(
+			exactly(SUITE, 'planted leaks caught (output, error, log line, console)', detected, planted),
+		);
 		assert.ok(caught.output.includes('output:erpApi.apiKey'), JSON.stringify(caught));
 		// The error is seen in the node's run, the execution's error and n8n's log line about it.
-		assert.ok(caught.error.includes('error:erpOAuth2Api.oauthTokenData.access_token'), JSON.stringify(caught));
-		assert.ok(caught.log.includes('log:erpOAuth2Api.oauthTokenData.refresh_token'), JSON.stringify(caught));
+		assert.ok(
+			caught.error.includes('error:erpOAuth2Api.oauthTokenData.access_token'),
+			JSON.stringify(caught),
+		);
+		assert.ok(
+			caught.log.includes('log:erpOAuth2Api.oauthTokenData.refresh_token'),
+			JSON.stringify(caught),
+		);
 		assert.ok(caught.console.includes('log:erpOAuth2Api.clientSecret'), JSON.stringify(caught));
 	});
 
@@ -172,13 +241,29 @@ describe(SUITE, () => {
 		// Real answers of the sandbox: 404, 409 (duplicate reference), 422, 403 (read-only key), 401 (revoked key).
 		await runBoth(full, getArticle(), 'r4-404');
 		await runBoth(full, createArticle('REF-000001'), 'r4-409');
-		await runBoth(full, { resource: 'settlement', operation: 'create', invoiceId: byId('fac_99999999'), montant: 100, mode: 'virement' }, 'r4-422');
+		await runBoth(
+			full,
+			{
+				resource: 'settlement',
+				operation: 'create',
+				invoiceId: byId('fac_99999999'),
+				montant: 100,
+				mode: 'virement',
+			},
+			'r4-422',
+		);
 		await runBoth(keyCredentials(DEMO_KEYS.readonly), createArticle('R4-RO'), 'r4-403');
-		const { key: revoked } = await configure('/keys', { scopes: ['articles:read'], name: 'r4-revoked' });
+		const { key: revoked } = await configure('/keys', {
+			scopes: ['articles:read'],
+			name: 'r4-revoked',
+		});
 		await configure('/keys/revoke', { key: revoked });
 		await runBoth(keyCredentials(String(revoked)), getArticle(), 'r4-401');
 		// Daily quota exhausted.
-		const { key: quotaKey } = await configure('/keys', { scopes: ['articles:read'], name: 'r4-quota' });
+		const { key: quotaKey } = await configure('/keys', {
+			scopes: ['articles:read'],
+			name: 'r4-quota',
+		});
 		await configure('/config', { dailyQuota: 1 });
 		await runBoth(keyCredentials(String(quotaKey)), getArticle(), 'r4-quota');
 		await configure('/config', { dailyQuota: 100_000 });
@@ -194,7 +279,11 @@ describe(SUITE, () => {
 			{ kind: 'failAfterCommit', status: 500 },
 		]) {
 			await configure('/faults', { faults: [{ ...fault, count: 2, methods: ['POST'] }] });
-			await runBoth(full, createArticle(`R4-${fault.kind}-${String((fault as IDataObject).status ?? '')}`), `r4-fault-${fault.kind}`);
+			await runBoth(
+				full,
+				createArticle(`R4-${fault.kind}-${String((fault as IDataObject).status ?? '')}`),
+				`r4-fault-${fault.kind}`,
+			);
 		}
 		await configure('/faults', { faults: [] });
 
@@ -223,10 +312,34 @@ describe(SUITE, () => {
 				const path = `/articles?status=${status}&shape=${shape}`;
 				const parameters: INodeParameters =
 					status >= 500
-						? { ...createArticle(`R4-H-${status}-${shape}`), requestOptions: { idempotency: 'custom', customIdempotencyKey: path } }
-						: { resource: 'article', operation: 'getAll', returnAll: false, limit: 1, options: { queryParameters: { parameter: [{ name: 'status', value: String(status) }, { name: 'shape', value: String(shape) }] } } };
-				await runBoth(keyCredentials(apiKey, `${hostile.url}/v1`), parameters, `r4-hostile-key-${status}-${shape}`);
-				await runBoth(oauth, { ...parameters, authentication: 'oAuth2' }, `r4-hostile-oauth-${status}-${shape}`);
+						? {
+								...createArticle(`R4-H-${status}-${shape}`),
+								requestOptions: { idempotency: 'custom', customIdempotencyKey: path },
+							}
+						: {
+								resource: 'article',
+								operation: 'getAll',
+								returnAll: false,
+								limit: 1,
+								options: {
+									queryParameters: {
+										parameter: [
+											{ name: 'status', value: String(status) },
+											{ name: 'shape', value: String(shape) },
+										],
+									},
+								},
+							};
+				await runBoth(
+					keyCredentials(apiKey, `${hostile.url}/v1`),
+					parameters,
+					`r4-hostile-key-${status}-${shape}`,
+				);
+				await runBoth(
+					oauth,
+					{ ...parameters, authentication: 'oAuth2' },
+					`r4-hostile-oauth-${status}-${shape}`,
+				);
 			}
 		}
 		assert.ok(hostile.requests.length >= statuses.length * 4, 'the hostile API was called');
@@ -246,9 +359,19 @@ describe(SUITE, () => {
 			await connectOAuth2(credentials);
 			const stale = credentials.get('erpOAuth2Api');
 			await sleep(1100);
-			const parameters = { resource: 'article', operation: 'getAll', returnAll: false, limit: 2, authentication: 'oAuth2' };
+			const parameters = {
+				resource: 'article',
+				operation: 'getAll',
+				returnAll: false,
+				limit: 2,
+				authentication: 'oAuth2',
+			};
 			scenarios++;
-			const refreshed = await runWorkflow({ nodes: [{ name: 'ERP', type: ERP, parameters }], credentials, workflowId: 'r4-oauth-refresh' });
+			const refreshed = await runWorkflow({
+				nodes: [{ name: 'ERP', type: ERP, parameters }],
+				credentials,
+				workflowId: 'r4-oauth-refresh',
+			});
 			assert.equal(refreshed.success, true, refreshed.error?.message);
 			assert.equal(credentials.updates.length, 1, 'the rotated tokens were persisted');
 			// A copy of the credential still holding the used refresh token.
@@ -279,10 +402,16 @@ describe(SUITE, () => {
 		while (listener.runs.length === 0 && Date.now() < deadline) await sleep(20);
 		assert.equal(listener.runs.length, 1, 'the sandbox delivery ran');
 		// Refused deliveries: unsigned, wrong signature, malformed body.
-		const refused: Array<Record<string, string>> = [{}, { 'webhook-id': 'evt_x', 'webhook-timestamp': '1', 'webhook-signature': 'v1,AAAA' }];
+		const refused: Array<Record<string, string>> = [
+			{},
+			{ 'webhook-id': 'evt_x', 'webhook-timestamp': '1', 'webhook-signature': 'v1,AAAA' },
+		];
 		for (const headers of refused) {
 			scenarios++;
-			await trigger.deliver({ headers: { 'content-type': 'application/json', ...headers }, body: '{"id":"evt_x","type":"tva.declaree"}' });
+			await trigger.deliver({
+				headers: { 'content-type': 'application/json', ...headers },
+				body: '{"id":"evt_x","type":"tva.declaree"}',
+			});
 		}
 		await trigger.deactivate();
 
@@ -294,31 +423,85 @@ describe(SUITE, () => {
 			workflowId: 'r4-trigger-manual',
 		});
 		scenarios++;
-		await manual.deliver({ headers: { 'content-type': 'application/json' }, body: '{"id":"evt_y","type":"vente.creee"}' });
+		await manual.deliver({
+			headers: { 'content-type': 'application/json' },
+			body: '{"id":"evt_y","type":"vente.creee"}',
+		});
 		await manual.deactivate();
 		await assert.rejects(
-			activateTrigger({ parameters: { events: ['vente.creee'], registration: 'manual' }, credentials, workflowId: 'r4-trigger-nosecret' }),
+			activateTrigger({
+				parameters: { events: ['vente.creee'], registration: 'manual' },
+				credentials,
+				workflowId: 'r4-trigger-nosecret',
+			}),
 			/needs the webhook secret/,
 		);
 		scenarios += 4;
 
 		const names = secretNames();
-		for (const expected of ['erpApi.apiKey', 'erpApi.webhookSecret', 'erpOAuth2Api.clientSecret', 'erpOAuth2Api.oauthTokenData.access_token', 'erpOAuth2Api.oauthTokenData.refresh_token']) {
-			assert.ok(names.includes(expected), `no secret registered as ${expected}: ${names.join(', ')}`);
+		for (const expected of [
+			'erpApi.apiKey',
+			'erpApi.webhookSecret',
+			'erpOAuth2Api.clientSecret',
+			'erpOAuth2Api.oauthTokenData.access_token',
+			'erpOAuth2Api.oauthTokenData.refresh_token',
+		]) {
+			assert.ok(
+				names.includes(expected),
+				`no secret registered as ${expected}: ${names.join(', ')}`,
+			);
 		}
-		assert.ok(names.some((name) => name.startsWith('static data of r4-trigger-auto')), 'the registration secret was registered');
+		assert.ok(
+			names.some((name) => name.startsWith('static data of r4-trigger-auto')),
+			'the registration secret was registered',
+		);
 	});
 
 	it('totals: nothing leaked in this file', () => {
 		const counts = leakCounts();
-		const kinds = new Set(secretNames().map((name) => name.replace(/ \(key part\)$/, '').replace(/^static data of .*/, 'webhook registration secret')));
-		figures.push(
-			{ suite: SUITE, figure: `scenarios run (error statuses, hostile API, OAuth2, trigger)`, value: scenarios, target: '', ok: scenarios > 0 },
-			{ suite: SUITE, figure: `secrets registered (${[...kinds].join(', ')})`, value: counts.secrets, target: '>= 5 kinds', ok: kinds.size >= 5 },
-			{ suite: SUITE, figure: 'outputs / errors / log lines scanned', value: `${counts.outputs} / ${counts.errors} / ${counts.logLines}`, target: '', ok: true },
-			exactly(SUITE, 'secrets found in outputs, errors or logs (this file; every file checks its own)', counts.findings, 0),
+		const kinds = new Set(
+			secretNames().map((name) =>
+				name
+					.replace(/ \(key part\)$/, '')
+					.replace(/^static data of .*/, 'webhook registration secret'),
+			),
 		);
-		assert.ok(counts.outputs > 30 && counts.errors > 50 && counts.logLines > 100, JSON.stringify(counts));
-		assert.deepEqual(leakFindings().map((f) => `${f.secretName} in ${f.capture} at ${f.where}`), []);
+		figures.push(
+			{
+				suite: SUITE,
+				figure: `scenarios run (error statuses, hostile API, OAuth2, trigger)`,
+				value: scenarios,
+				target: '',
+				ok: scenarios > 0,
+			},
+			{
+				suite: SUITE,
+				figure: `secrets registered (${[...kinds].join(', ')})`,
+				value: counts.secrets,
+				target: '>= 5 kinds',
+				ok: kinds.size >= 5,
+			},
+			{
+				suite: SUITE,
+				figure: 'outputs / errors / log lines scanned',
+				value: `${counts.outputs} / ${counts.errors} / ${counts.logLines}`,
+				target: '',
+				ok: true,
+			},
+			exactly(
+				SUITE,
+				'secrets found in outputs, errors or logs (this file; every file checks its own)',
+				counts.findings,
+				0,
+			),
+		);
+		assert.ok(
+			counts.outputs > 30 && counts.errors > 50 && counts.logLines > 100,
+			JSON.stringify(counts),
+		);
+		assert.deepEqual(
+			leakFindings().map((f) => `${f.secretName} in ${f.capture} at ${f.where}`),
+			[],
+		);
 	});
 });

@@ -10,7 +10,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 
-import type { IDataObject, INodeParameters, INodeProperties, INodePropertyCollection, NodeParameterValueType } from 'n8n-workflow';
+import type {
+	IDataObject,
+	INodeParameters,
+	INodeProperties,
+	INodePropertyCollection,
+	NodeParameterValueType,
+} from 'n8n-workflow';
 
 import { DEMO_KEYS, startSandbox } from '../../sandbox';
 import type { SandboxHandle } from '../../sandbox';
@@ -25,7 +31,13 @@ const OVERSIZED = 'x'.repeat(100_000);
 /** Parameters that choose what runs rather than carry a value. */
 const ROUTING = new Set(['resource', 'operation', 'authentication']);
 
-type Kind = 'wrong type' | 'float for integer' | 'empty id' | 'bad date' | 'unknown enum' | 'oversized string';
+type Kind =
+	| 'wrong type'
+	| 'float for integer'
+	| 'empty id'
+	| 'bad date'
+	| 'unknown enum'
+	| 'oversized string';
 
 interface Case {
 	operation: string;
@@ -45,7 +57,8 @@ interface Case {
  */
 function asExpression(p: INodeProperties, value: unknown): unknown {
 	if (p.noDataExpression) return value;
-	if (p.type === 'resourceLocator') return { ...(value as IDataObject), value: '={{ $json.value }}' };
+	if (p.type === 'resourceLocator')
+		return { ...(value as IDataObject), value: '={{ $json.value }}' };
 	return '={{ $json.value }}';
 }
 
@@ -60,8 +73,11 @@ const isEmail = (p: INodeProperties) => /email/i.test(p.name);
  * number (an optional price in cents).
  */
 const isInteger = (p: INodeProperties) =>
-	(p.type === 'number' && !((p.typeOptions?.numberPrecision ?? 0) > 0) && !/\(Seconds\)/.test(p.displayName)) ||
-	(p.type === 'string' && /whole number|in cents|integer/i.test(`${p.description ?? ''} ${p.hint ?? ''}`));
+	(p.type === 'number' &&
+		!((p.typeOptions?.numberPrecision ?? 0) > 0) &&
+		!/\(Seconds\)/.test(p.displayName)) ||
+	(p.type === 'string' &&
+		/whole number|in cents|integer/i.test(`${p.description ?? ''} ${p.hint ?? ''}`));
 
 /** The resource-locator kind from its name (`articleId` -> article). */
 function locatorId(p: INodeProperties): string {
@@ -79,11 +95,15 @@ function validValue(p: INodeProperties): NodeParameterValueType | INodeParameter
 		case 'resourceLocator':
 			return { __rl: true, mode: 'id', value: locatorId(p) };
 		case 'options':
-			return p.default !== '' && p.default !== undefined ? (p.default as string) : String((p.options?.[0] as { value: string })?.value ?? '');
+			return p.default !== '' && p.default !== undefined
+				? (p.default as string)
+				: String((p.options?.[0] as { value: string })?.value ?? '');
 		case 'multiOptions':
 			return p.default as string[];
 		case 'number':
-			return typeof p.default === 'number' && Number.isInteger(p.default) && p.default >= 1 ? p.default : 1;
+			return typeof p.default === 'number' && Number.isInteger(p.default) && p.default >= 1
+				? p.default
+				: 1;
 		case 'boolean':
 			return p.default as boolean;
 		case 'string':
@@ -96,7 +116,9 @@ function validValue(p: INodeProperties): NodeParameterValueType | INodeParameter
 		case 'fixedCollection': {
 			const value: IDataObject = {};
 			for (const group of (p.options ?? []) as INodePropertyCollection[]) {
-				const entry = Object.fromEntries(group.values.map((v) => [v.name, validValue(v)])) as IDataObject;
+				const entry = Object.fromEntries(
+					group.values.map((v) => [v.name, validValue(v)]),
+				) as IDataObject;
 				value[group.name] = p.typeOptions?.multipleValues ? [entry] : entry;
 			}
 			return value as INodeParameters;
@@ -147,7 +169,8 @@ function invalidValues(p: INodeProperties, optional = false): Array<[Kind, unkno
 /** Whether `p` is shown for the resource and operation (ignoring conditions on other parameters). */
 function shownFor(p: INodeProperties, resource: string, operation: string): boolean {
 	const show = p.displayOptions?.show ?? {};
-	const matches = (key: string, value: string) => !show[key] || (show[key] as unknown[]).includes(value);
+	const matches = (key: string, value: string) =>
+		!show[key] || (show[key] as unknown[]).includes(value);
 	return matches('resource', resource) && matches('operation', operation);
 }
 
@@ -155,27 +178,36 @@ function shownFor(p: INodeProperties, resource: string, operation: string): bool
 function conditions(p: INodeProperties): IDataObject {
 	const out: IDataObject = {};
 	for (const [key, values] of Object.entries(p.displayOptions?.show ?? {})) {
-		if (!ROUTING.has(key) && Array.isArray(values) && values.length > 0) out[key] = values[0] as string;
+		if (!ROUTING.has(key) && Array.isArray(values) && values.length > 0)
+			out[key] = values[0] as string;
 	}
 	return out;
 }
 
 /** Every resource/operation pair of the node, from its description. */
-function operationsOf(properties: INodeProperties[]): Array<{ resource: string; operation: string }> {
+function operationsOf(
+	properties: INodeProperties[],
+): Array<{ resource: string; operation: string }> {
 	const out: Array<{ resource: string; operation: string }> = [];
 	for (const p of properties.filter((q) => q.name === 'operation')) {
 		for (const resource of (p.displayOptions?.show?.resource ?? []) as string[]) {
-			for (const option of (p.options ?? []) as Array<{ value: string }>) out.push({ resource, operation: option.value });
+			for (const option of (p.options ?? []) as Array<{ value: string }>)
+				out.push({ resource, operation: option.value });
 		}
 	}
 	return out;
 }
 
-function baselineOf(properties: INodeProperties[], resource: string, operation: string): INodeParameters {
+function baselineOf(
+	properties: INodeProperties[],
+	resource: string,
+	operation: string,
+): INodeParameters {
 	const parameters: INodeParameters = { resource, operation };
 	for (const p of properties) {
 		if (ROUTING.has(p.name) || p.type === 'notice' || !shownFor(p, resource, operation)) continue;
-		if (parameters[p.name] === undefined) parameters[p.name] = validValue(p) as NodeParameterValueType;
+		if (parameters[p.name] === undefined)
+			parameters[p.name] = validValue(p) as NodeParameterValueType;
 	}
 	return parameters;
 }
@@ -184,7 +216,11 @@ function baselineOf(properties: INodeProperties[], resource: string, operation: 
  * A baseline that passes the node's checks: the derived one, and where the node asks for at least
  * one field of a collection ("Update Fields"), its first option with a valid value. Runs it.
  */
-async function validBaseline(properties: INodeProperties[], resource: string, operation: string): Promise<INodeParameters> {
+async function validBaseline(
+	properties: INodeProperties[],
+	resource: string,
+	operation: string,
+): Promise<INodeParameters> {
 	const parameters = baselineOf(properties, resource, operation);
 	for (let attempt = 0; ; attempt++) {
 		const result = await runWorkflow({
@@ -194,24 +230,48 @@ async function validBaseline(properties: INodeProperties[], resource: string, op
 		});
 		if (!isValidationError(result.error)) return parameters;
 		const named = properties.find(
-			(p) => p.type === 'collection' && shownFor(p, resource, operation) && result.error?.message.includes(`"${p.displayName}"`),
+			(p) =>
+				p.type === 'collection' &&
+				shownFor(p, resource, operation) &&
+				result.error?.message.includes(`"${p.displayName}"`),
 		);
 		const option = ((named?.options ?? []) as INodeProperties[]).find((o) => {
 			const value = validValue(o);
 			return value !== '' && value !== undefined;
 		});
-		assert.ok(named && option && attempt < 3, `the baseline of ${resource}.${operation} is refused: ${result.error?.message}`);
+		assert.ok(
+			named && option && attempt < 3,
+			`the baseline of ${resource}.${operation} is refused: ${result.error?.message}`,
+		);
 		parameters[named.name] = { [option.name]: validValue(option) } as INodeParameters;
 	}
 }
 
 /** Every case of one operation: top-level parameters, collection options and fixed-collection values. */
-function casesOf(properties: INodeProperties[], baseline: INodeParameters, resource: string, operation: string): Case[] {
+function casesOf(
+	properties: INodeProperties[],
+	baseline: INodeParameters,
+	resource: string,
+	operation: string,
+): Case[] {
 	const name = `${resource}.${operation}`;
 	const cases: Case[] = [];
-	const add = (displayName: string, label: string, p: INodeProperties, put: (value: unknown) => INodeParameters, optional = false) => {
+	const add = (
+		displayName: string,
+		label: string,
+		p: INodeProperties,
+		put: (value: unknown) => INodeParameters,
+		optional = false,
+	) => {
 		for (const [kind, value] of invalidValues(p, optional)) {
-			cases.push({ operation: name, label, displayName, kind, parameters: put(asExpression(p, value)), value });
+			cases.push({
+				operation: name,
+				label,
+				displayName,
+				kind,
+				parameters: put(asExpression(p, value)),
+				value,
+			});
 		}
 	};
 	for (const p of properties) {
@@ -224,7 +284,10 @@ function casesOf(properties: INodeProperties[], baseline: INodeParameters, resou
 					option.displayName,
 					`${p.displayName} › ${option.displayName}`,
 					option,
-					(value) => ({ ...base, [p.name]: { ...conditions(option), [option.name]: value } as INodeParameters }),
+					(value) => ({
+						...base,
+						[p.name]: { ...conditions(option), [option.name]: value } as INodeParameters,
+					}),
 					true,
 				);
 			}
@@ -232,13 +295,24 @@ function casesOf(properties: INodeProperties[], baseline: INodeParameters, resou
 			for (const group of (p.options ?? []) as INodePropertyCollection[]) {
 				for (const field of group.values) {
 					add(field.displayName, `${p.displayName} › ${field.displayName}`, field, (value) => {
-						const entry = { ...Object.fromEntries(group.values.map((v) => [v.name, validValue(v)])), [field.name]: value };
-						return { ...base, [p.name]: { [group.name]: p.typeOptions?.multipleValues ? [entry] : entry } as INodeParameters };
+						const entry = {
+							...Object.fromEntries(group.values.map((v) => [v.name, validValue(v)])),
+							[field.name]: value,
+						};
+						return {
+							...base,
+							[p.name]: {
+								[group.name]: p.typeOptions?.multipleValues ? [entry] : entry,
+							} as INodeParameters,
+						};
 					});
 				}
 			}
 		} else {
-			add(p.displayName, p.displayName, p, (value) => ({ ...base, [p.name]: value as NodeParameterValueType }));
+			add(p.displayName, p.displayName, p, (value) => ({
+				...base,
+				[p.name]: value as NodeParameterValueType,
+			}));
 		}
 	}
 	return cases;
@@ -248,14 +322,19 @@ let sandbox: SandboxHandle;
 let credentials: TestCredentials;
 const figures: Figure[] = [];
 
-const sandboxRequests = async (): Promise<number> => (await control(sandbox, 'GET', '/stats')).body.requests as number;
+const sandboxRequests = async (): Promise<number> =>
+	(await control(sandbox, 'GET', '/stats')).body.requests as number;
 
 before(async () => {
 	sandbox = await startSandbox({ port: 0, rateLimit: false, articles: 20 });
 	credentials = new TestCredentials({
 		erpApi: { apiKey: DEMO_KEYS.full, environment: 'sandbox', baseUrl: sandbox.baseUrl },
 	});
-	for (const [kind, path] of [['article', '/articles'], ['client', '/clients'], ['invoice', '/factures']]) {
+	for (const [kind, path] of [
+		['article', '/articles'],
+		['client', '/clients'],
+		['invoice', '/factures'],
+	]) {
 		ids[kind] = String((await api(sandbox, 'GET', `${path}?limit=1`)).body.data[0].id);
 	}
 });
@@ -266,13 +345,17 @@ after(async () => {
 });
 
 const isValidationError = (error: unknown) =>
-	(error as Error | undefined)?.name === 'NodeOperationError' && /Invalid value for/.test((error as Error).message);
+	(error as Error | undefined)?.name === 'NodeOperationError' &&
+	/Invalid value for/.test((error as Error).message);
 
 describe(SUITE, () => {
 	it('every operation x every invalid parameter kind: a NodeOperationError naming the parameter, and no request', async () => {
 		const { properties } = loadNodeType(ERP).description;
 		const operations = operationsOf(properties);
-		assert.ok(operations.length >= 15, `only ${operations.length} operations found in the description`);
+		assert.ok(
+			operations.length >= 15,
+			`only ${operations.length} operations found in the description`,
+		);
 
 		// Baselines first: each must pass the node's checks (requests are fine here).
 		const cases: Case[] = [];
@@ -286,9 +369,14 @@ describe(SUITE, () => {
 		let requestsSent = 0;
 		for (const c of cases) {
 			const before = await sandboxRequests();
-			const value = c.kind === 'empty id' || (c.kind === 'wrong type' && typeof c.value === 'object' && c.value !== null && '__rl' in c.value)
-				? (c.value as IDataObject).value
-				: c.value;
+			const value =
+				c.kind === 'empty id' ||
+				(c.kind === 'wrong type' &&
+					typeof c.value === 'object' &&
+					c.value !== null &&
+					'__rl' in c.value)
+					? (c.value as IDataObject).value
+					: c.value;
 			const result = await runWorkflow({
 				nodes: [{ name: 'ERP', type: ERP, parameters: c.parameters }],
 				input: [{ value: value as IDataObject[string] }],
@@ -302,8 +390,10 @@ describe(SUITE, () => {
 			const error = result.error;
 			let problem: string | undefined;
 			if (result.success) problem = 'accepted';
-			else if (error?.name !== 'NodeOperationError') problem = `${error?.name}: ${error?.message.slice(0, 120)}`;
-			else if (!error.message.includes(c.displayName)) problem = `message does not name "${c.displayName}": ${error.message.slice(0, 120)}`;
+			else if (error?.name !== 'NodeOperationError')
+				problem = `${error?.name}: ${error?.message.slice(0, 120)}`;
+			else if (!error.message.includes(c.displayName))
+				problem = `message does not name "${c.displayName}": ${error.message.slice(0, 120)}`;
 			if (sent > 0) problem = `${problem ? `${problem}; ` : ''}${sent} request(s) sent`;
 			const entry = byKind.get(c.kind) ?? { cases: 0, ok: 0 };
 			entry.cases++;
@@ -326,14 +416,34 @@ describe(SUITE, () => {
 			);
 		}
 		figures.push(
-			atLeast(SUITE, `cases run (${operations.length} operations, ${byKind.size} invalid kinds)`, cases.length, 100),
-			exactly(SUITE, 'cases not refused with a NodeOperationError naming the parameter', failures.length, 0),
+			atLeast(
+				SUITE,
+				`cases run (${operations.length} operations, ${byKind.size} invalid kinds)`,
+				cases.length,
+				100,
+			),
+			exactly(
+				SUITE,
+				'cases not refused with a NodeOperationError naming the parameter',
+				failures.length,
+				0,
+			),
 			exactly(SUITE, 'requests the sandbox received during the matrix', requestsSent, 0),
 		);
-		for (const kind of ['wrong type', 'float for integer', 'empty id', 'bad date', 'unknown enum', 'oversized string'] as Kind[]) {
+		for (const kind of [
+			'wrong type',
+			'float for integer',
+			'empty id',
+			'bad date',
+			'unknown enum',
+			'oversized string',
+		] as Kind[]) {
 			assert.ok((byKind.get(kind)?.cases ?? 0) > 0, `no case of kind "${kind}" was derived`);
 		}
 		assert.equal(requestsSent, 0, 'the sandbox received requests for invalid input');
-		assert.deepEqual(failures.map(({ c, problem }) => `${c.operation} ${c.label} (${c.kind}): ${problem}`), []);
+		assert.deepEqual(
+			failures.map(({ c, problem }) => `${c.operation} ${c.label} (${c.kind}): ${problem}`),
+			[],
+		);
 	});
 });

@@ -14,11 +14,16 @@ it('R1 to R5: every figure at its target', (t) => {
 	}
 	const suites = [...new Set(figures.map((f) => f.suite))];
 	printTable(
-		[['suite', 'figure', 'value', 'target', ''], ...figures.map((f) => [f.suite, f.figure, String(f.value), f.target, f.ok ? 'ok' : 'MISSED'])],
+		[
+			['suite', 'figure', 'value', 'target', ''],
+			...figures.map((f) => [f.suite, f.figure, String(f.value), f.target, f.ok ? 'ok' : 'MISSED']),
+		],
 		`Reliability and security suites, ${SIZE_LABEL} size: ${suites.length} suites, ${figures.filter((f) => f.ok).length} of ${figures.length} figures at target`,
 	);
 	assert.deepEqual(
-		figures.filter((f) => !f.ok).map((f) => `${f.suite}: ${f.figure} = ${f.value} (target ${f.target})`),
+		figures
+			.filter((f) => !f.ok)
+			.map((f) => `${f.suite}: ${f.figure} = ${f.value} (target ${f.target})`),
 		[],
 	);
 });
