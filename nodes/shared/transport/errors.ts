@@ -445,6 +445,22 @@ export function listShapeError(node: INode, path: string, itemIndex?: number): N
 	);
 }
 
+/** Walks an error and its causes (n8n wraps the HTTP library's error in NodeApiError). */
+export function errorChain(error: unknown): Array<Record<string, unknown>> {
+	const chain: Array<Record<string, unknown>> = [];
+	let current: unknown = error;
+	while (
+		current &&
+		typeof current === 'object' &&
+		chain.length < 6 &&
+		!chain.includes(current as Record<string, unknown>)
+	) {
+		chain.push(current as Record<string, unknown>);
+		current = (current as { cause?: unknown }).cause;
+	}
+	return chain;
+}
+
 /**
  * The JSON for an error item (continueOnFail): `{ message, code, httpCode, details?, description? }`.
  * Works for any error; `code` and `httpCode` are null when the error did not come from the API.
@@ -454,10 +470,8 @@ export function erpErrorToJson(error: unknown): IDataObject {
 	// The node may have wrapped the transport's error (e.g. in a NodeOperationError): look at causes.
 	let facts: ErpErrorFacts | undefined;
 	let description: string | undefined;
-	let current: unknown = error;
-	for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
-		const entry = current as { context?: IDataObject; description?: unknown; cause?: unknown };
-		facts ??= entry.context?.[ERROR_MARK] as ErpErrorFacts | undefined;
+	for (const entry of errorChain(error)) {
+		facts ??= (entry.context as IDataObject | undefined)?.[ERROR_MARK] as ErpErrorFacts | undefined;
 		if (
 			description === undefined &&
 			typeof entry.description === 'string' &&
@@ -465,7 +479,6 @@ export function erpErrorToJson(error: unknown): IDataObject {
 		) {
 			description = entry.description;
 		}
-		current = entry.cause;
 	}
 	const json: IDataObject = {
 		message: typeof record.message === 'string' ? record.message : String(error),

@@ -42,6 +42,7 @@ import { credentialProblem, normalizeBaseUrl } from '../guards';
 import {
 	badBodyError,
 	dailyQuotaError,
+	errorChain,
 	httpStatusError,
 	listShapeError,
 	mayHaveBeenApplied,
@@ -218,22 +219,6 @@ export async function getGuardedCredentials(
 // Pacing state per credential and base URL, shared by every request of this process, so that
 // consecutive executions using one credential keep to the same rate-limit window.
 const paceStates = new Map<string, PaceState>();
-
-/** Walks an error and its causes (n8n wraps the HTTP library's error in NodeApiError). */
-function errorChain(error: unknown): Array<Record<string, unknown>> {
-	const chain: Array<Record<string, unknown>> = [];
-	let current: unknown = error;
-	while (
-		current &&
-		typeof current === 'object' &&
-		chain.length < 6 &&
-		!chain.includes(current as Record<string, unknown>)
-	) {
-		chain.push(current as Record<string, unknown>);
-		current = (current as { cause?: unknown }).cause;
-	}
-	return chain;
-}
 
 interface HttpAnswer {
 	status: number;
