@@ -11,15 +11,8 @@ import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import { authenticationDescription, erpCredentialsDescription } from '../shared/descriptions';
 import { EVENT_OPTIONS, isSelected, normalizeEvents } from './events';
 import { verifyStandardWebhook, type WebhookHeaders } from './signature';
-import { hasSeen, readSeen, rememberDelivery } from './replay';
-import {
-	checkExists,
-	create,
-	isManual,
-	remove,
-	resolveSecret,
-	STATIC_KEYS,
-} from './webhookLifecycle';
+import { replayMemory } from './replay';
+import { checkExists, create, isManual, remove, resolveSecret } from './webhookLifecycle';
 
 const DEFAULT_TOLERANCE_SECONDS = 300;
 /** Delivery headers never copied into the output item. */
@@ -234,17 +227,30 @@ export class ErpTrigger implements INodeType {
 			return answer(this, 200, { received: true, ignored: 'event_not_selected' });
 		}
 
-		const data = this.getWorkflowStaticData('node');
-		const seen = readSeen(data[STATIC_KEYS.recentIds]);
-		if (hasSeen(seen, check.id)) {
-			return answer(this, 200, { received: true, ignored: 'duplicate' });
-		}
-		data[STATIC_KEYS.recentIds] = rememberDelivery(
-			seen,
+		// Check and record in one synchronous step: no await between them (see replay.ts).
+		const verdict = replayMemory.checkAndRecord(
+			`${this.getWorkflow().id ?? ''}/${this.getNode().id}`,
 			{ id: check.id, t: check.timestamp },
 			nowSeconds,
 			toleranceSeconds,
 		);
+		if (verdict === 'duplicate') {
+			return answer(this, 200, { received: true, ignored: 'duplicate' });
+		}
+		if (verdict === 'full') {
+			this.getResponseObject().setHeader('Retry-After', String(Math.min(toleranceSeconds, 60)));
+			return answer(this, 503, {
+				error: 'replay_memory_full',
+				message: 'Too many deliveries inside the signature tolerance window; retry later',
+			});
+		}
+		if (verdict === 'beforeMemory') {
+			return answer(this, 409, {
+				error: 'signed_before_restart',
+				message:
+					'Signed before this n8n process started, so it cannot be checked against earlier deliveries; resend it with a new signature',
+			});
+		}
 
 		const item: IDataObject = {
 			id: typeof event.id === 'string' ? event.id : check.id,

@@ -27,10 +27,16 @@ export const STATIC_KEYS = {
 	secret: 'webhookSecret',
 	events: 'webhookEvents',
 	url: 'webhookUrl',
-	recentIds: 'recentIds',
 } as const;
 
-const REGISTRATION_KEYS = [STATIC_KEYS.id, STATIC_KEYS.secret, STATIC_KEYS.events, STATIC_KEYS.url];
+/** `recentIds`: where versions before 0.2.0 kept replay memory (now in process memory, replay.ts). */
+const REGISTRATION_KEYS = [
+	STATIC_KEYS.id,
+	STATIC_KEYS.secret,
+	STATIC_KEYS.events,
+	STATIC_KEYS.url,
+	'recentIds',
+];
 
 type TriggerContext = IHookFunctions | IWebhookFunctions;
 
@@ -199,7 +205,6 @@ export async function remove(this: IHookFunctions): Promise<boolean> {
 			return false;
 		}
 	}
-	// `recentIds` is kept: the ERP may still retry an event that was already accepted.
 	clearRegistration(data);
 	return true;
 }

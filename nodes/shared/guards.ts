@@ -54,21 +54,44 @@ export function baseUrlProblem(baseUrl: unknown): string | undefined {
 }
 
 /**
+ * Where a request built by n8n goes, as n8n's HTTP clients resolve it: `url`, or else the legacy
+ * `uri` (the HTTP Request node and `requestWithAuthentication` send that), against `baseURL`.
+ * Undefined when no absolute address can be made of them.
+ */
+export function requestTarget(request: {
+	url?: unknown;
+	uri?: unknown;
+	baseURL?: unknown;
+}): URL | undefined {
+	const address = request.url ?? request.uri;
+	const relative = address === undefined || address === null ? '' : String(address);
+	const base =
+		request.baseURL === undefined || request.baseURL === null || request.baseURL === ''
+			? undefined
+			: String(request.baseURL);
+	if (relative === '' && base === undefined) return undefined;
+	try {
+		return base === undefined ? new URL(relative) : new URL(relative, base);
+	} catch {
+		return undefined;
+	}
+}
+
+/**
  * Problem with where a request goes, or undefined when it goes to the credential's own Base URL
  * origin. An API key is only ever sent to the address it was created for, so a request built by
- * hand (the HTTP Request node with this credential) cannot carry a sandbox key to a production
- * host, or any key to a third party.
+ * hand (the HTTP Request node with this credential, paginated or not) cannot carry a sandbox key
+ * to a production host, or any key to a third party. A request whose address cannot be
+ * determined is refused too.
  */
 export function requestTargetProblem(
 	baseUrl: unknown,
-	request: { url?: string; baseURL?: string },
+	request: { url?: unknown; uri?: unknown; baseURL?: unknown },
 ): string | undefined {
 	const base = new URL(normalizeBaseUrl(baseUrl));
-	let target: URL;
-	try {
-		target = new URL(request.url ?? '', request.baseURL || `${base.href}/`);
-	} catch {
-		return 'The request address is not a valid URL.';
+	const target = requestTarget(request);
+	if (target === undefined) {
+		return `This ERP credential only sends its API key to its own Base URL (${base.origin}), and the address of this request cannot be determined. Enter a full address starting with ${base.origin}.`;
 	}
 	if (target.origin !== base.origin) {
 		return `This ERP credential only sends its API key to its own Base URL (${base.origin}); the request goes to ${target.origin}. Use a credential made for that address.`;

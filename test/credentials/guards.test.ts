@@ -8,6 +8,8 @@ import {
 	baseUrlProblem,
 	credentialProblem,
 	normalizeBaseUrl,
+	requestTarget,
+	requestTargetProblem,
 } from '../../nodes/shared/guards';
 
 test('base URL: https or loopback http, ending in /v1, nothing else', () => {
@@ -71,4 +73,51 @@ test('OAuth2 credentials have no key to check; the environment must be known', (
 			'',
 		/Production or Sandbox/,
 	);
+});
+
+test('request target: url, then the legacy uri, against baseURL, as n8n resolves them', () => {
+	const base = 'https://erp.example.com/v1';
+	const allowed: Array<Record<string, unknown>> = [
+		{ url: 'https://erp.example.com/v1/articles' },
+		{ baseURL: 'https://erp.example.com/v1', url: '/articles' },
+		{ uri: 'https://erp.example.com/v1/articles?limit=1' },
+		{ uri: new URL('https://erp.example.com/v1/clients') },
+		{ baseURL: 'https://erp.example.com/v1' },
+	];
+	for (const request of allowed) {
+		assert.equal(requestTargetProblem(base, request), undefined, JSON.stringify(request));
+	}
+	const foreign: Array<Record<string, unknown>> = [
+		{ uri: 'http://127.0.0.1:4099/steal' },
+		{ uri: new URL('https://evil.example.net/v1/articles') },
+		{ url: 'https://erp.example.com.evil.net/v1/articles' },
+		{ baseURL: 'https://erp.example.com/v1', url: '//evil.example.net/x' },
+		{ baseURL: 'https://erp.example.com/v1', url: 'https://evil.example.net/x' },
+		{ url: 'http://erp.example.com/v1/articles' },
+		{ uri: 'https://erp.example.com:8443/v1/articles' },
+		// n8n's legacy client takes `url` first: a harmless `url` cannot hide a foreign `uri` the other way.
+		{ url: 'https://evil.example.net/x', uri: 'https://erp.example.com/v1/articles' },
+	];
+	for (const request of foreign) {
+		assert.match(
+			requestTargetProblem(base, request) ?? '',
+			/only sends its API key to its own Base URL \(https:\/\/erp\.example\.com\); the request goes to /,
+			JSON.stringify(request),
+		);
+	}
+	for (const request of [
+		{},
+		{ url: '/articles' },
+		{ uri: 'articles' },
+		{ uri: '' },
+		{ url: 'http://' },
+	]) {
+		assert.match(
+			requestTargetProblem(base, request) ?? '',
+			/the address of this request cannot be determined/,
+			JSON.stringify(request),
+		);
+	}
+	assert.equal(requestTarget({ uri: 'https://a.example/v1/x' })?.href, 'https://a.example/v1/x');
+	assert.equal(requestTarget({}), undefined);
 });

@@ -13,7 +13,7 @@ import type { SandboxHandle } from '../../sandbox';
 import { TestCredentials, activateTrigger } from '../harness';
 import type { TriggerHandle, TriggerListener } from '../harness';
 import { api, control, newSecret, nowSeconds, signedDelivery, waitFor } from './helpers';
-import { hasSeen, readSeen } from '../../nodes/ErpTrigger/replay';
+import { ReplayMemory, replaceReplayMemory } from '../../nodes/ErpTrigger/replay';
 
 let sandbox: SandboxHandle;
 let credentials: TestCredentials;
@@ -25,6 +25,9 @@ let salesOnly: TriggerHandle;
 let salesListener: TriggerListener;
 
 before(async () => {
+	// These tests sign deliveries up to a minute in the past; this test process is younger than
+	// that, so the replay memory is made to begin earlier (see "signed before n8n started" below).
+	replaceReplayMemory(new ReplayMemory({ since: 0 }));
 	// A short retry schedule: a refused delivery is retried once after 10 ms, not over minutes.
 	sandbox = await startSandbox({
 		port: 0,
@@ -255,7 +258,8 @@ describe('refused deliveries start nothing', () => {
 		const secret = secretOf(all);
 		const first = signedDelivery(secret, { id: 'evt_replay_1' });
 		assert.equal((await all.deliver(first)).items?.length, 1);
-		assert.ok(hasSeen(readSeen(all.staticData.recentIds), 'evt_replay_1'));
+		// Remembered in the process (replay.ts), not in static data, which n8n does not save from a live webhook.
+		assert.equal(all.staticData.recentIds, undefined);
 
 		const again = await refused(first, 200);
 		assert.deepEqual(again.body, { received: true, ignored: 'duplicate' });
@@ -390,6 +394,33 @@ describe('options and manual mode', () => {
 			1,
 		);
 		await trigger.deactivate();
+	});
+
+	it('refuses a delivery signed before n8n started (a replay across a restart cannot be checked); its re-signed retry runs once', async () => {
+		const start = nowSeconds();
+		replaceReplayMemory(new ReplayMemory({ since: start }));
+		try {
+			const trigger = await activateTrigger({
+				parameters: { events: ['*'] },
+				credentials,
+				workflowId: 'dl-restart',
+			});
+			const secret = secretOf(trigger);
+			const captured = signedDelivery(secret, { id: 'evt_restart_1', timestamp: start - 5 });
+			for (let attempt = 0; attempt < 2; attempt++) {
+				const result = await trigger.deliver(captured);
+				assert.equal(result.status, 409, JSON.stringify(result.body));
+				assert.equal((result.body as IDataObject).error, 'signed_before_restart');
+				assert.equal(result.run, undefined, 'no run');
+			}
+			const retry = signedDelivery(secret, { id: 'evt_restart_1', timestamp: start });
+			assert.equal((await trigger.deliver(retry)).items?.length, 1);
+			const again = await trigger.deliver(retry);
+			assert.deepEqual(again.body, { received: true, ignored: 'duplicate' });
+			await trigger.deactivate();
+		} finally {
+			replaceReplayMemory(new ReplayMemory({ since: 0 }));
+		}
 	});
 
 	it("in manual mode verifies with the credential's Webhook Secret, and refuses everything once it is removed", async () => {
