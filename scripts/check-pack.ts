@@ -4,7 +4,8 @@
  * 1. `npm pack --dry-run --json` lists exactly the allowed files: nothing outside the
  *    allow-list (build leftovers such as `dist/tsconfig.tsbuildinfo`, declarations, source
  *    maps, tests), and nothing required missing.
- * 2. n8n-core's own package loader loads the built package as n8n does: both nodes have a
+ * 2. n8n-core's own package loader loads those files alone (copied to a temporary folder
+ *    inside the repository, so that `n8n-workflow` resolves), as n8n does: both nodes have a
  *    codex (n8n-core logs `No codex available for: <node>` otherwise) with categories, and
  *    every documentation link (codex resources, credential `documentationUrl`) points at the
  *    repository's README and at a heading that exists there.
@@ -102,7 +103,7 @@ function checkLink(where: string, url: unknown, anchors: Set<string>): string[] 
 }
 
 /** Loads the built package with n8n-core's loader, recording what it logs. */
-async function checkCodex(): Promise<string[]> {
+async function checkCodex(packageDir: string): Promise<string[]> {
 	const coreRequire = createRequire(require.resolve('n8n-core'));
 	const { Container } = coreRequire('@n8n/di') as typeof import('@n8n/di');
 	const { Logger } = coreRequire('@n8n/backend-common') as { Logger: abstract new () => object };
@@ -116,7 +117,7 @@ async function checkCodex(): Promise<string[]> {
 	};
 	Container.set(Logger, logger);
 
-	const loader = new PackageDirectoryLoader(ROOT);
+	const loader = new PackageDirectoryLoader(packageDir);
 	await loader.loadAll();
 	const anchors = readmeAnchors();
 	const problems = logged
@@ -153,7 +154,19 @@ async function checkCodex(): Promise<string[]> {
 async function main(): Promise<number> {
 	const files = packedFiles();
 	say(`== npm pack --dry-run: ${files.length} files`);
-	const problems = [...checkContents(files), ...(await checkCodex())];
+	const cache = path.join(ROOT, '.cache');
+	fs.mkdirSync(cache, { recursive: true });
+	const packageDir = fs.mkdtempSync(path.join(cache, 'check-pack-'));
+	let problems: string[];
+	try {
+		for (const file of files) {
+			fs.mkdirSync(path.dirname(path.join(packageDir, file)), { recursive: true });
+			fs.copyFileSync(path.join(ROOT, file), path.join(packageDir, file));
+		}
+		problems = [...checkContents(files), ...(await checkCodex(packageDir))];
+	} finally {
+		fs.rmSync(packageDir, { recursive: true, force: true });
+	}
 	for (const problem of problems) say(`   ${problem}`);
 	say(
 		problems.length === 0
