@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions -- a dev script that runs npm and tar, not a node */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions -- a dev script that runs npm, not a node */
 /**
  * `npm run check:pack`: what `npm publish` would ship, checked after `npm run build`.
  * 1. `npm pack --dry-run --json` lists exactly the allowed files: nothing outside the

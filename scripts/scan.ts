@@ -49,10 +49,11 @@ const MUST_LINT = {
 	],
 };
 
+const scannerRequire = createRequire(require.resolve('@n8n/scan-community-package/package.json'));
 /** The scanner's own copy of fast-glob. */
-const glob = createRequire(require.resolve('@n8n/scan-community-package/package.json'))(
-	'fast-glob',
-) as typeof import('fast-glob');
+const glob = scannerRequire('fast-glob') as typeof import('fast-glob');
+// The scanner makes a temporary folder when imported (for its by-name download); removed at exit.
+(scannerRequire('tmp') as { setGracefulCleanup(): void }).setGracefulCleanup();
 
 /** The files `analyzePackage` lints for these patterns (the same glob call as in the scanner). */
 function filesLinted(dir: string, patterns: string[]): string[] {
