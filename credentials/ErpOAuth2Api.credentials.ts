@@ -56,6 +56,16 @@ export class ErpOAuth2Api implements ICredentialType {
 			type: 'multiOptions',
 			options: [
 				{
+					name: 'Accounting (compta): Read (Sensitive)',
+					value: 'compta:read',
+					description: 'Sensitive: accounting, such as the general ledger, and VAT events',
+				},
+				{
+					name: 'Accounting (compta): Write (Sensitive)',
+					value: 'compta:write',
+					description: 'Sensitive: write accounting data',
+				},
+				{
 					name: 'Articles: Read',
 					value: 'articles:read',
 					description: 'Read articles and stock movements',
@@ -78,27 +88,17 @@ export class ErpOAuth2Api implements ICredentialType {
 					description: 'Create and modify clients',
 				},
 				{
-					name: 'Compta: Read (Sensitive)',
-					value: 'compta:read',
-					description: 'Sensitive: accounting, such as the general ledger, and VAT events',
-				},
-				{
-					name: 'Compta: Write (Sensitive)',
-					value: 'compta:write',
-					description: 'Sensitive: write accounting data',
-				},
-				{
-					name: 'Factures: Read',
+					name: 'Invoices (factures): Read',
 					value: 'factures:read',
 					description: 'Read invoices; sale and invoice-paid events',
 				},
 				{
-					name: 'Factures: Write',
+					name: 'Invoices (factures): Write',
 					value: 'factures:write',
 					description: 'Issue invoices and record settlements',
 				},
 				{
-					name: 'Paie: Read (Restricted)',
+					name: 'Payroll (paie): Read (Restricted)',
 					value: 'paie:read',
 					description:
 						'Very sensitive, restricted access: payroll, and the payroll-validated event. Only if your ERP account was granted it.',
