@@ -53,10 +53,7 @@ export function beyondSpecRoutes(router: Router<Ctx>): void {
 				? (b: Bulletin) =>
 						(!periode || b.periode === periode) && (!salarie || b.salarie_id === salarie)
 				: undefined;
-			return json(
-				200,
-				ctx.store.bulletins.page(listQuery(ctx.qs), filter, active.join('&')),
-			);
+			return json(200, ctx.store.bulletins.page(listQuery(ctx.qs), filter, active.join('&')));
 		})
 		.add('GET', '/v1/audit/journal', (ctx) => {
 			ctx.requireScope('audit:read');

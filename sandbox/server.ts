@@ -226,7 +226,11 @@ export class App {
 			recordAudit(this.store, {
 				date: new Date(nowMs).toISOString(),
 				acteur_type:
-					credential instanceof ApiError ? null : credential.kind === 'apiKey' ? 'api_key' : 'oauth',
+					credential instanceof ApiError
+						? null
+						: credential.kind === 'apiKey'
+							? 'api_key'
+							: 'oauth',
 				acteur: credential instanceof ApiError ? null : credential.actor,
 				methode: method,
 				endpoint: path,
