@@ -128,7 +128,7 @@ describe('reads', () => {
 	test('a missing scope gives the 403 naming the scope', async () => {
 		const { key } = await control('keys', { scopes: ['articles:read'] });
 		env.credentials.set('erpApi', {
-			apiKey: key,
+			apiKey: String(key),
 			environment: 'sandbox',
 			baseUrl: env.sandbox.baseUrl,
 		});
@@ -175,7 +175,7 @@ describe('writes', () => {
 		return (body.data as IDataObject[])[0];
 	}
 
-	const settle = (invoiceId: string, requestOptions: IDataObject = {}) =>
+	const settle = (invoiceId: string, requestOptions: INodeParameters = {}) =>
 		send({
 			method: 'POST',
 			path: '/reglements',
@@ -183,7 +183,7 @@ describe('writes', () => {
 			requestOptions,
 		});
 
-	async function settleWithLostAnswer(requestOptions: IDataObject) {
+	async function settleWithLostAnswer(requestOptions: INodeParameters) {
 		const invoice = await openInvoice();
 		await control('faults', {
 			faults: [
@@ -327,7 +327,7 @@ describe('refused before any request', () => {
 		);
 		await assertRefusedBeforeRequest(
 			env,
-			send({ path: '/articles', queryParameters: query({ '': 'x' }) }),
+			send({ path: '/articles', queryParameters: query({ '={{ "" }}': 'x' }) }),
 			'Query Parameters › Parameter 1 › Name',
 		);
 		await assertRefusedBeforeRequest(

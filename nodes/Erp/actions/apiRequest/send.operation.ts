@@ -65,7 +65,7 @@ const properties: INodeProperties[] = [
 				displayName: 'Parameter',
 				name: 'parameter',
 				values: [
-					{ displayName: 'Name', name: 'name', type: 'string', default: '' },
+					{ displayName: 'Name', name: 'name', type: 'string', required: true, default: '' },
 					{ displayName: 'Value', name: 'value', type: 'string', default: '' },
 				],
 			},
