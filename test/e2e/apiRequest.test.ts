@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/require-node-api-error -- drives n8n from outside, not a node */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- drives n8n from outside, not a node */
 /**
  * End to end in real n8n 2.41.1 (issue 17): the packed tarball installed as a community package,
  * an ERP OAuth2 API credential holding a token with the scope paie:read (obtained through the
@@ -17,26 +17,19 @@ import { after, before, describe, it } from 'node:test';
 
 import { DEMO_KEYS, DEMO_OAUTH_CLIENT, startSandbox } from '../../sandbox';
 import { importWorkflows, type Workflow } from '../../scripts/examples';
-import { ensureN8n, N8N_VERSION, tail } from '../../scripts/n8n-env';
+import { ensureN8n, N8N_VERSION } from '../../scripts/n8n-env';
 import {
 	buildAndPack,
 	freePort,
 	installPackage,
+	keepFilesOnFailure,
 	n8nCli,
 	n8nPaths,
+	skipE2e,
 	type N8nConfig,
 } from '../../scripts/n8n-instance';
 
-const SKIP = !process.env.CI && process.env.ERP_SKIP_E2E === '1';
-if (SKIP)
-	process.stderr.write(
-		'\n*** SKIPPED: end-to-end tests in real n8n (ERP_SKIP_E2E=1). CI never skips them. ***\n\n',
-	);
-
-// Interrupted (Ctrl-C, the runner's timeout): exit normally, so that child process groups are killed.
-if (!SKIP)
-	for (const signal of ['SIGINT', 'SIGTERM'] as const)
-		process.once(signal, () => process.exit(130));
+const SKIP = skipE2e();
 
 const log = (line: string) => process.stderr.write(`[e2e api-request] ${line}\n`);
 const MINUTE = 60_000;
@@ -155,7 +148,7 @@ describe(
 		let userFolder: string;
 		let config: N8nConfig;
 		let sandbox: Sandbox;
-		let failed = false;
+		const { track, cleanUp } = keepFilesOnFailure(log);
 
 		before(
 			async () => {
@@ -219,24 +212,8 @@ describe(
 
 		after(async () => {
 			await sandbox?.close();
-			if (!userFolder) return;
-			if (failed) {
-				log(
-					`a test failed; n8n's data and logs are kept in ${userFolder}. Last lines of the setup log:\n${tail(config.paths.setupLog, 40)}`,
-				);
-			} else {
-				fs.rmSync(userFolder, { recursive: true, force: true });
-			}
+			cleanUp(userFolder, config?.paths.setupLog);
 		});
-
-		const track = (fn: () => Promise<void>) => async () => {
-			try {
-				await fn();
-			} catch (error) {
-				failed = true;
-				throw error;
-			}
-		};
 
 		it(
 			'reads exactly the payroll slips of the period, with the OAuth2 token',

@@ -7,7 +7,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import type { ErpRequest } from '../../../shared/transport';
 import { erpApiResponse, erpPaginate, getRequestSettings } from '../../../shared/transport';
 import { canonicalJson, deriveIdempotencyKey } from '../../../shared/transport/idempotency';
-import { returnAllAndLimit } from '../common.descriptions';
+import { queryParametersProperty, returnAllAndLimit } from '../common.descriptions';
 import type { OperationResult, Prepared } from '../utils';
 import { readQueryParameters, source } from '../utils';
 import { invalid, isBlank, toApiPath, toBoolean, toEnum, toInteger } from '../validation';
@@ -52,25 +52,7 @@ const properties: INodeProperties[] = [
 		description:
 			"The endpoint's path after the credential's Base URL, which already ends in /v1: /paie/bulletins calls the Base URL followed by /paie/bulletins. Full URLs, '..' and query strings are refused.",
 	},
-	{
-		displayName: 'Query Parameters',
-		name: 'queryParameters',
-		type: 'fixedCollection',
-		typeOptions: { multipleValues: true },
-		placeholder: 'Add Parameter',
-		default: {},
-		description: 'Sent as they are, e.g. periode = 2025-12',
-		options: [
-			{
-				displayName: 'Parameter',
-				name: 'parameter',
-				values: [
-					{ displayName: 'Name', name: 'name', type: 'string', required: true, default: '' },
-					{ displayName: 'Value', name: 'value', type: 'string', default: '' },
-				],
-			},
-		],
-	},
+	queryParametersProperty('Sent as they are, e.g. periode = 2025-12'),
 	{
 		displayName: 'Body',
 		name: 'body',
