@@ -16,6 +16,8 @@ export interface Credential {
 	/** Rate-limit / idempotency bucket: one per key, one per OAuth grant. */
 	bucket: string;
 	scopes: ReadonlySet<Scope>;
+	/** Who made the request, for the audit journal: the key's name (never its value) or the OAuth client_id. */
+	actor: string;
 }
 
 interface KeyRecord {
@@ -59,6 +61,7 @@ export class KeyRegistry {
 
 export interface AccessTokenInfo {
 	grantId: string;
+	clientId: string;
 	scopes: Scope[];
 	expiresAt: number;
 }
@@ -92,13 +95,23 @@ export function authenticate(
 	const key = keys.get(value);
 	if (key) {
 		if (key.revoked) return new ApiError(401, 'api_key_revoked', 'This API key has been revoked');
-		return { kind: 'apiKey', bucket: `key:${value}`, scopes: new Set(key.scopes) };
+		return {
+			kind: 'apiKey',
+			bucket: `key:${value}`,
+			scopes: new Set(key.scopes),
+			actor: key.name,
+		};
 	}
 	const token = lookupToken(value);
 	if (token) {
 		if (token.expiresAt <= nowMs)
 			return new ApiError(401, 'token_expired', 'The access token has expired; refresh it');
-		return { kind: 'oauth', bucket: `grant:${token.grantId}`, scopes: new Set(token.scopes) };
+		return {
+			kind: 'oauth',
+			bucket: `grant:${token.grantId}`,
+			scopes: new Set(token.scopes),
+			actor: token.clientId,
+		};
 	}
 	return new ApiError(401, 'invalid_api_key', 'The API key or access token is not valid');
 }

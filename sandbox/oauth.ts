@@ -222,6 +222,7 @@ export class OAuthServer {
 		const refreshToken = token('rt_');
 		this.access.set(accessToken, {
 			grantId,
+			clientId,
 			scopes,
 			expiresAt: nowMs + life.accessTokenSeconds * 1000,
 		});

@@ -136,6 +136,34 @@ export const ecritureSchema = z.object({
 });
 export type Ecriture = z.infer<typeof ecritureSchema>;
 
+// Endpoints beyond the spec's table (README, "API assumptions"): payroll slips and the audit journal.
+export const bulletinSchema = z.object({
+	id: z.string(),
+	salarie_id: z.string(),
+	salarie_nom: z.string(),
+	periode: z.string(),
+	salaire_brut: z.int(),
+	cotisations_salariales: z.int(),
+	net_a_payer: z.int(),
+	statut: z.literal('valide'),
+	date_paiement: z.string(),
+});
+export type Bulletin = z.infer<typeof bulletinSchema>;
+
+export const auditEntrySchema = z.object({
+	id: z.string(),
+	date: z.string(),
+	/** `api_key` (acteur = the key's name, never its value), `oauth` (acteur = client_id), or null. */
+	acteur_type: z.enum(['api_key', 'oauth']).nullable(),
+	acteur: z.string().nullable(),
+	methode: z.string(),
+	endpoint: z.string(),
+	statut_http: z.int(),
+	ip: z.string(),
+	latence_ms: z.int(),
+});
+export type AuditEntry = z.infer<typeof auditEntrySchema>;
+
 export const webhookSchema = z.object({
 	id: z.string(),
 	url: z.string(),

@@ -2,6 +2,7 @@
 // The request pipeline: /v1 (auth, rate limit, faults, idempotency, routes), /oauth and /_sandbox.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { authenticate, KeyRegistry, requireScopes } from './auth';
+import { beyondSpecRoutes, recordAudit } from './beyondSpec';
 import { businessRoutes, seedInvoices, type Emit } from './business';
 import type { Ctx } from './context';
 import { controlRouter } from './control';
@@ -12,7 +13,7 @@ import { DEFAULT_TOKEN_LIFETIMES, OAuthServer, type TokenLifetimes } from './oau
 import { RateLimiter } from './ratelimit';
 import type { ControlConfig } from './schemas';
 import { Stats } from './stats';
-import { seedStore, Store } from './store';
+import { seedBulletins, seedStore, Store } from './store';
 import {
 	DEFAULT_WEBHOOK_RETRY,
 	webhookRoutes,
@@ -67,6 +68,7 @@ export class App {
 		this.seed = options.seed ?? 1;
 		this.articleCount = options.articles ?? 250;
 		businessRoutes(this.v1);
+		beyondSpecRoutes(this.v1);
 		webhookRoutes(this.v1);
 		this.reset();
 	}
@@ -89,6 +91,7 @@ export class App {
 		this.store = new Store();
 		seedStore(this.store, this.seed, this.articleCount);
 		seedInvoices(this.store);
+		seedBulletins(this.store);
 		this.stats.reset();
 		this.keys.reset();
 		this.faults.set([]);
@@ -218,7 +221,25 @@ export class App {
 		const bucket =
 			credential instanceof ApiError ? `ip:${req.socket.remoteAddress}` : credential.bucket;
 		const limit = this.limiter.take(bucket, nowMs);
-		const withLimits = (r: Reply): Reply => ({ ...r, headers: { ...limit.headers, ...r.headers } });
+		// Every answered /v1 request goes to the audit journal (GET /audit/journal) on its way out.
+		const withLimits = (r: Reply): Reply => {
+			recordAudit(this.store, {
+				date: new Date(nowMs).toISOString(),
+				acteur_type:
+					credential instanceof ApiError
+						? null
+						: credential.kind === 'apiKey'
+							? 'api_key'
+							: 'oauth',
+				acteur: credential instanceof ApiError ? null : credential.actor,
+				methode: method,
+				endpoint: path,
+				statut_http: r.status,
+				ip: req.socket.remoteAddress ?? '',
+				latence_ms: Date.now() - nowMs,
+			});
+			return { ...r, headers: { ...limit.headers, ...r.headers } };
+		};
 		if (limit.error) return withLimits(errorReply(limit.error));
 		if (credential instanceof ApiError) return withLimits(errorReply(credential));
 

@@ -1,6 +1,15 @@
 // In-memory data: sorted collections with O(1) cursor lookup, and the deterministic seed.
 import { ApiError } from './http';
-import type { Article, Client, Ecriture, Facture, Mouvement, Reglement } from './schemas';
+import type {
+	Article,
+	AuditEntry,
+	Bulletin,
+	Client,
+	Ecriture,
+	Facture,
+	Mouvement,
+	Reglement,
+} from './schemas';
 import { limitSchema } from './schemas';
 
 /** Small deterministic PRNG (mulberry32). */
@@ -21,14 +30,16 @@ export interface Page<T> {
 }
 
 /**
- * An append-only collection kept in id order. Ids are `<prefix>_<zero-padded counter>`,
- * so appending keeps the array sorted and the cursor (the last item's id) maps to an index in O(1).
+ * A collection kept in id order. Ids are `<prefix>_<zero-padded counter>`, so appending keeps the
+ * array sorted and the cursor (the last item's id) maps to an index in O(1). Items can be removed
+ * (a deleted article); a cursor naming a removed item still continues after it.
  */
 export class Collection<T extends { id: string }> {
 	private items: T[] = [];
 	private index = new Map<string, number>();
 	private counter = 0;
 	private totals = new Map<string, number>();
+	private removed = new Set<string>();
 
 	constructor(readonly prefix: string) {}
 
@@ -47,6 +58,27 @@ export class Collection<T extends { id: string }> {
 	get(id: string): T | undefined {
 		const i = this.index.get(id);
 		return i === undefined ? undefined : this.items[i];
+	}
+
+	/** Removes the item with this id; false when there is none. */
+	remove(id: string): boolean {
+		const i = this.index.get(id);
+		if (i === undefined) return false;
+		this.items.splice(i, 1);
+		this.removed.add(id);
+		this.reindex();
+		return true;
+	}
+
+	/** Forgets the `count` oldest items (a bounded journal); cursors naming them expire. */
+	dropOldest(count: number): void {
+		this.items.splice(0, count);
+		this.reindex();
+	}
+
+	private reindex(): void {
+		this.index = new Map(this.items.map((item, i) => [item.id, i]));
+		this.totals.clear();
 	}
 
 	/** Call after changing an item in place (filtered totals may change). */
@@ -70,8 +102,12 @@ export class Collection<T extends { id: string }> {
 		let start = 0;
 		if (query.cursor !== undefined) {
 			const i = this.index.get(query.cursor);
-			if (i === undefined) throw invalidQuery('cursor', 'Unknown or expired cursor');
-			start = i + 1;
+			if (i !== undefined) start = i + 1;
+			else if (this.removed.has(query.cursor)) {
+				const cursor = query.cursor;
+				const next = this.items.findIndex((item) => item.id > cursor);
+				start = next === -1 ? this.items.length : next;
+			} else throw invalidQuery('cursor', 'Unknown or expired cursor');
 		}
 		const { limit } = query;
 		if (!filter) {
@@ -149,6 +185,9 @@ export class Store {
 	reglements = new Collection<Reglement>('reg');
 	mouvements = new Collection<Mouvement>('mvt');
 	ecritures = new Collection<Ecriture>('ecr');
+	bulletins = new Collection<Bulletin>('bul');
+	/** The audit journal: every /v1 request, the latest AUDIT_JOURNAL_MAX kept. */
+	audit = new Collection<AuditEntry>('aud');
 	categories = new Map(CATEGORIES.map((c) => [c.id, c]));
 	/** reference -> article id */
 	articleRefs = new Map<string, string>();
@@ -269,4 +308,39 @@ export function seedStore(store: Store, seed: number, articleCount: number): voi
 		});
 		store.clientEmails.set(email, client.id);
 	});
+}
+
+/** Employees of the seeded payroll: name and monthly gross salary in cents. */
+const EMPLOYEES: Array<[string, number]> = [
+	['Alice Martin', 320000],
+	['Bruno Lefèvre', 285000],
+	['Chloé Dubois', 410000],
+	['David Moreau', 250000],
+	['Emma Laurent', 365000],
+	['Farid Benali', 298000],
+	['Gaëlle Simon', 450000],
+	['Hugo Michel', 231000],
+];
+/** The months of the seeded payroll, each paid on the last working day or so. */
+export const PAYROLL_PERIODS = ['2025-10', '2025-11', '2025-12'];
+
+/** Payroll slips (bulletins de paie): one per employee and period, in period then employee order. */
+export function seedBulletins(store: Store): void {
+	for (const periode of PAYROLL_PERIODS) {
+		EMPLOYEES.forEach(([nom, brut], i) => {
+			// Employee contributions: 22 % of the gross salary, rounded down to the cent.
+			const cotisations = Math.floor((brut * 22) / 100);
+			store.bulletins.add({
+				id: store.bulletins.nextId(),
+				salarie_id: `sal_${String(i + 1).padStart(8, '0')}`,
+				salarie_nom: nom,
+				periode,
+				salaire_brut: brut,
+				cotisations_salariales: cotisations,
+				net_a_payer: brut - cotisations,
+				statut: 'valide',
+				date_paiement: `${periode}-28`,
+			});
+		});
+	}
 }

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions -- a dev script that runs n8n, not a node */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/require-node-api-error -- a dev script that runs n8n, not a node */
 /**
  * Runs real n8n with this package installed as a community package: used by `npm start`
  * (scripts/start.ts) and the end-to-end tests (test/e2e/).
@@ -388,4 +388,50 @@ export class N8nRest {
 		}>('GET', `/rest/executions?filter=${filter}&limit=50`);
 		return data.results;
 	}
+}
+
+/**
+ * For the end-to-end tests: `track` wraps a test body and remembers a failure; `cleanUp` (in
+ * `after`) then keeps n8n's user folder and prints the last lines of `logFile`, or removes the
+ * folder when every tracked body passed.
+ */
+export function keepFilesOnFailure(log: Log) {
+	let failed = false;
+	return {
+		track: (fn: () => Promise<void>) => async (): Promise<void> => {
+			try {
+				await fn();
+			} catch (error) {
+				failed = true;
+				throw error;
+			}
+		},
+		cleanUp(userFolder: string | undefined, logFile: string): void {
+			if (!userFolder) return;
+			if (failed) {
+				log(
+					`a test failed; n8n's data and logs are kept in ${userFolder}. Last lines of ${path.basename(logFile)}:\n${tail(logFile, 40)}`,
+				);
+			} else {
+				fs.rmSync(userFolder, { recursive: true, force: true });
+			}
+		},
+	};
+}
+
+/**
+ * For the end-to-end test files, at load: whether to skip them (ERP_SKIP_E2E=1, outside CI, for
+ * quick local loops only; said loudly), and when not, exit normally on SIGINT/SIGTERM (Ctrl-C,
+ * the runner's timeout) so that the process groups of n8n and its commands are killed.
+ */
+export function skipE2e(): boolean {
+	const skip = !process.env.CI && process.env.ERP_SKIP_E2E === '1';
+	if (skip)
+		process.stderr.write(
+			'\n*** SKIPPED: end-to-end tests in real n8n (ERP_SKIP_E2E=1). CI never skips them. ***\n\n',
+		);
+	else
+		for (const signal of ['SIGINT', 'SIGTERM'] as const)
+			process.once(signal, () => process.exit(130));
+	return skip;
 }

@@ -20,7 +20,7 @@ export class Erp implements INodeType {
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
-			'Manage articles, clients, invoices, settlements, stock movements and the general ledger of the ERP',
+			'Manage articles, clients, invoices, settlements, stock movements and the general ledger of the ERP, or call any endpoint of its API',
 		defaults: { name: 'ERP' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

@@ -23,29 +23,22 @@ import {
 	type ChatSink,
 	type Workflow,
 } from '../../scripts/examples';
-import { ensureN8n, N8N_VERSION, tail } from '../../scripts/n8n-env';
+import { ensureN8n, N8N_VERSION } from '../../scripts/n8n-env';
 import {
 	buildAndPack,
 	freePort,
 	installPackage,
+	keepFilesOnFailure,
 	n8nCli,
 	N8nRest,
 	n8nPaths,
+	skipE2e,
 	startN8n,
 	type N8nConfig,
 	type RunningN8n,
 } from '../../scripts/n8n-instance';
 
-const SKIP = !process.env.CI && process.env.ERP_SKIP_E2E === '1';
-if (SKIP)
-	process.stderr.write(
-		'\n*** SKIPPED: end-to-end tests in real n8n (ERP_SKIP_E2E=1). CI never skips them. ***\n\n',
-	);
-
-// Interrupted (Ctrl-C, the runner's timeout): exit normally, so that n8n's process group is killed.
-if (!SKIP)
-	for (const signal of ['SIGINT', 'SIGTERM'] as const)
-		process.once(signal, () => process.exit(130));
+const SKIP = skipE2e();
 
 const log = (line: string) => process.stderr.write(`[e2e] ${line}\n`);
 const MINUTE = 60_000;
@@ -136,7 +129,7 @@ describe(
 		let chat: ChatSink;
 		let n8n: RunningN8n | undefined;
 		let rest: N8nRest;
-		let failed = false;
+		const { track, cleanUp } = keepFilesOnFailure(log);
 		const examples = new Map(loadExamples().map(({ workflow }) => [workflow.id, workflow]));
 		const articleReference = `E2E-${Date.now()}`;
 
@@ -184,25 +177,8 @@ describe(
 			await n8n?.stop();
 			await sandbox?.close();
 			await chat?.close();
-			if (!userFolder) return;
-			if (failed) {
-				log(
-					`a test failed; n8n's data and logs are kept in ${userFolder}. Last lines of n8n's log:\n${tail(config.paths.n8nLog, 40)}`,
-				);
-			} else {
-				fs.rmSync(userFolder, { recursive: true, force: true });
-			}
+			cleanUp(userFolder, config?.paths.n8nLog);
 		});
-
-		/** Runs a test body, remembering failures so that `after` keeps the logs. */
-		const track = (fn: () => Promise<void>) => async () => {
-			try {
-				await fn();
-			} catch (error) {
-				failed = true;
-				throw error;
-			}
-		};
 
 		it(
 			'loads our nodes, the AI-tool variant and both credentials, with no errors in the log',

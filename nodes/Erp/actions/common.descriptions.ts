@@ -109,6 +109,29 @@ export const returnAllAndLimit: INodeProperties[] = [
 /** Query parameter names a list owns: free query parameters may not set them. */
 export const RESERVED_QUERY_PARAMETERS = ['limit', 'cursor'];
 
+/** "Query Parameters": name and value pairs, read back with `readQueryParameters` (utils.ts). */
+export function queryParametersProperty(description: string): INodeProperties {
+	return {
+		displayName: 'Query Parameters',
+		name: 'queryParameters',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		placeholder: 'Add Parameter',
+		default: {},
+		description,
+		options: [
+			{
+				displayName: 'Parameter',
+				name: 'parameter',
+				values: [
+					{ displayName: 'Name', name: 'name', type: 'string', required: true, default: '' },
+					{ displayName: 'Value', name: 'value', type: 'string', default: '' },
+				],
+			},
+		],
+	};
+}
+
 /** "Options" of every list: free query parameters passed through unchanged. */
 export const listOptions: INodeProperties = {
 	displayName: 'Options',
@@ -117,36 +140,9 @@ export const listOptions: INodeProperties = {
 	placeholder: 'Add option',
 	default: {},
 	options: [
-		{
-			displayName: 'Query Parameters',
-			name: 'queryParameters',
-			type: 'fixedCollection',
-			typeOptions: { multipleValues: true },
-			placeholder: 'Add Parameter',
-			default: {},
-			description:
-				'Extra query parameters sent as they are, for filters this node does not list. "limit" and "cursor" are managed by the node and refused here.',
-			options: [
-				{
-					displayName: 'Parameter',
-					name: 'parameter',
-					values: [
-						{
-							displayName: 'Name',
-							name: 'name',
-							type: 'string',
-							default: '',
-						},
-						{
-							displayName: 'Value',
-							name: 'value',
-							type: 'string',
-							default: '',
-						},
-					],
-				},
-			],
-		},
+		queryParametersProperty(
+			'Extra query parameters sent as they are, for filters this node does not list. "limit" and "cursor" are managed by the node and refused here.',
+		),
 	],
 };
 

@@ -3,6 +3,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { authenticationDescription, requestOptionsDescription } from '../../shared/descriptions';
+import * as apiRequest from './apiRequest/ApiRequest.resource';
 import * as article from './article/Article.resource';
 import * as client from './client/Client.resource';
 import * as generalLedger from './generalLedger/GeneralLedger.resource';
@@ -18,6 +19,12 @@ export const properties: INodeProperties[] = [
 		type: 'options',
 		noDataExpression: true,
 		options: [
+			{
+				name: 'API Request',
+				value: 'apiRequest',
+				description:
+					'Expert fallback: call any endpoint of the ERP API, e.g. payroll slips or the audit journal',
+			},
 			{ name: 'Article', value: 'article' },
 			{ name: 'Client', value: 'client' },
 			{ name: 'General Ledger', value: 'generalLedger' },
@@ -27,6 +34,7 @@ export const properties: INodeProperties[] = [
 		],
 		default: 'article',
 	},
+	...apiRequest.description,
 	...article.description,
 	...client.description,
 	...generalLedger.description,

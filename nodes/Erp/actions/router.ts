@@ -8,6 +8,7 @@ import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from '
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { erpErrorToJson, getRequestSettings } from '../../shared/transport';
+import * as apiRequest from './apiRequest/ApiRequest.resource';
 import * as article from './article/Article.resource';
 import * as client from './client/Client.resource';
 import * as generalLedger from './generalLedger/GeneralLedger.resource';
@@ -19,6 +20,7 @@ import type { Prepared } from './utils';
 type Operation = (this: IExecuteFunctions, itemIndex: number) => Prepared;
 
 const operations: Record<string, Record<string, Operation>> = {
+	apiRequest: { send: apiRequest.send.prepare },
 	article: {
 		create: article.create.prepare,
 		findOrCreate: article.findOrCreate.prepare,

@@ -275,31 +275,52 @@ export function readDatedFilters(
 	return filters;
 }
 
+/**
+ * The "Query Parameters" fixed collection (`{ parameter: [{ name, value }] }`), checked: names
+ * in `reserved` or already in `taken` (the filters) are refused, and so is a name given twice.
+ */
+export function readQueryParameters(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	raw: unknown,
+	reserved: readonly string[] = [],
+	taken: IDataObject = {},
+): IDataObject {
+	const src = source(ctx, 'Query Parameters', itemIndex);
+	const list = (raw as { parameter?: unknown } | undefined)?.parameter ?? [];
+	if (!Array.isArray(list)) throw invalid(src, 'expected a list of name and value pairs');
+	const qs: IDataObject = {};
+	for (const [k, entry] of (list as unknown[]).entries()) {
+		const { name, value } = (entry ?? {}) as { name?: unknown; value?: unknown };
+		const at = (field: string) =>
+			source(ctx, `Query Parameters › Parameter ${k + 1} › ${field}`, itemIndex);
+		const key = toText(at('Name'), name, 'queryParameterName');
+		const text = toOptionalText(at('Value'), value, 'queryParameterValue') ?? '';
+		if (reserved.includes(key)) {
+			throw invalid(src, `"${key}" is set by the node (use Return All / Limit instead)`);
+		}
+		if (key in taken || key in qs) {
+			throw invalid(src, `"${key}" is given twice (as a filter or another query parameter)`);
+		}
+		qs[key] = text;
+	}
+	return qs;
+}
+
 /** Free query parameters from "Options", refused when they clash with the node's own. */
 function freeQueryParameters(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	filters: IDataObject,
 ): IDataObject {
-	const options = ctx.getNodeParameter('options', itemIndex, {}) as {
-		queryParameters?: { parameter?: Array<{ name?: unknown; value?: unknown }> };
-	};
-	const src = source(ctx, 'Query Parameters', itemIndex);
-	const qs: IDataObject = {};
-	for (const [k, { name, value }] of (options.queryParameters?.parameter ?? []).entries()) {
-		const at = (field: string) =>
-			source(ctx, `Query Parameters › Parameter ${k + 1} › ${field}`, itemIndex);
-		const key = toText(at('Name'), name, 'queryParameterName');
-		const text = toOptionalText(at('Value'), value, 'queryParameterValue') ?? '';
-		if (RESERVED_QUERY_PARAMETERS.includes(key)) {
-			throw invalid(src, `"${key}" is set by the node (use Return All / Limit instead)`);
-		}
-		if (key in filters || key in qs) {
-			throw invalid(src, `"${key}" is given twice (as a filter or another query parameter)`);
-		}
-		qs[key] = text;
-	}
-	return qs;
+	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	return readQueryParameters(
+		ctx,
+		itemIndex,
+		options.queryParameters,
+		RESERVED_QUERY_PARAMETERS,
+		filters,
+	);
 }
 
 /**

@@ -6,6 +6,7 @@ import { NodeApiError } from 'n8n-workflow';
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 
 import type { HttpMethod } from './rateLimit';
+import { isIdempotentMethod } from './rateLimit';
 
 /** Scope each event of the trigger needs (the contract's table). */
 export const EVENT_SCOPES: Record<string, string> = {
@@ -29,6 +30,10 @@ const ENDPOINT_SCOPES: Array<{ method: HttpMethod; path: RegExp; scope: string }
 	{ method: 'POST', path: /^\/factures$/, scope: 'factures:write' },
 	{ method: 'POST', path: /^\/reglements$/, scope: 'factures:write' },
 	{ method: 'GET', path: /^\/comptabilite\/grand-livre$/, scope: 'compta:read' },
+	// Beyond the spec's table (README, "API assumptions"), reached with the API Request operation.
+	{ method: 'DELETE', path: /^\/articles\/[^/]+$/, scope: 'articles:write' },
+	{ method: 'GET', path: /^\/paie\/bulletins$/, scope: 'paie:read' },
+	{ method: 'GET', path: /^\/audit\/journal$/, scope: 'audit:read' },
 ];
 
 /** The scopes a request needs, per the contract; empty when unknown. */
@@ -160,6 +165,8 @@ export interface ErpErrorContext {
 	resource?: string;
 	itemIndex?: number;
 	authentication: 'apiKey' | 'oAuth2';
+	/** Whether the request is resent after a lost answer (default: per `isIdempotentMethod`). */
+	resendable?: boolean;
 	/** The credential's secret values, scrubbed from anything the API sends back. */
 	secrets?: readonly string[];
 }
@@ -246,11 +253,12 @@ export function httpStatusError(
 			break;
 		case status === 403: {
 			const scopes = requiredScopes(context.method, context.path, context.body);
+			// An endpoint the contract does not list: the API's own message names the scope.
 			message = scopes.length
 				? `The credential lacks the permission for this request: it needs the scope ${scopes.join(', ')}`
-				: 'The credential lacks the permission for this request';
+				: `The credential lacks the permission for this request${api.message ? `: ${api.message}` : ''}`;
 			description = joinSentences(
-				apiMessage,
+				scopes.length ? apiMessage : undefined,
 				context.authentication === 'oAuth2'
 					? "Add the scope in the credential's Scopes and reconnect it."
 					: 'Create a key with the needed scope in the ERP settings (API > Keys) and use it in the credential.',
@@ -359,19 +367,25 @@ export function badBodyError(node: INode, status: number, context: ErpErrorConte
 		`The ERP API answered ${context.method} ${context.path} with a body that is not valid JSON`,
 		joinSentences(
 			'The answer was cut off or is not from the ERP API (check the Base URL).',
-			mayHaveBeenApplied(context.method),
+			mayHaveBeenApplied(context.method, context.resendable),
 		),
 		{ code: 'invalid_response_body', httpCode: status },
 		context.itemIndex,
 	);
 }
 
-/** For a write whose answer was lost: what the user should know before running it again. */
-export function mayHaveBeenApplied(method: HttpMethod): string | undefined {
+/**
+ * For a request whose answer was lost and that was not resent (`resendable` false, by default per
+ * `isIdempotentMethod`): what the user should know before running it again.
+ */
+export function mayHaveBeenApplied(
+	method: HttpMethod,
+	resendable = isIdempotentMethod(method),
+): string | undefined {
 	if (method === 'POST') {
 		return 'The request may have been applied and was not resent automatically. Running it again sends the same Idempotency-Key (unless keys are off), so the ERP does not create the record twice.';
 	}
-	if (method === 'PATCH') {
+	if (!resendable) {
 		return 'The change may have been applied and was not resent automatically; check the record before running it again.';
 	}
 	return undefined;
@@ -397,7 +411,8 @@ export function networkError(
 		CERT_HAS_EXPIRED: 'its TLS certificate has expired',
 	};
 	const reason = (code && what[code]) ?? 'the connection failed';
-	const sentOnce = code === 'ECONNREFUSED' ? undefined : mayHaveBeenApplied(context.method);
+	const sentOnce =
+		code === 'ECONNREFUSED' ? undefined : mayHaveBeenApplied(context.method, context.resendable);
 	return makeError(
 		node,
 		`Could not reach the ERP API at ${host}: ${reason}`,

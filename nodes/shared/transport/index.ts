@@ -7,6 +7,8 @@
 //   + getRequestSettings(context, itemIndex?): ErpRequestSettings   reads the `requestOptions` parameter
 //   + getCredentialType(context, itemIndex?): 'erpApi' | 'erpOAuth2Api'
 //   + getGuardedCredentials(context, itemIndex?): Promise<credential data>   guards applied, nothing sent
+//   + erpApiResponse.call(this, request, settings?): Promise<{ statusCode, body }>   erpApiRequest with the status (204)
+//   + ErpRequest.method 'PUT'; ErpRequest.resendable?: boolean   (API Request operation)
 //   + erpErrorToJson(error): { message, code, httpCode, details?, description? }   for continueOnFail items
 //   + requiredScopes(method, path, body?): string[];  EVENT_SCOPES: event -> scope
 //   + ErpRequestSettings.timeoutSeconds?: number   (per attempt, default 30; not a UI option)
@@ -66,7 +68,7 @@ export type ErpContext =
 	| IWebhookFunctions;
 
 export interface ErpRequest {
-	method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+	method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 	/** Relative to the credential's baseUrl, e.g. '/articles'. */
 	path: string;
 	qs?: IDataObject;
@@ -77,6 +79,11 @@ export interface ErpRequest {
 	resource?: string;
 	/** POST only. A string is sent as is, false sends none, undefined follows the settings. */
 	idempotencyKey?: string | false;
+	/**
+	 * Whether the request may be resent after its answer was lost (5xx, connection reset, timeout,
+	 * unreadable body). Default: GET and DELETE. A 429 or a refused connection is always resent.
+	 */
+	resendable?: boolean;
 }
 
 export interface ErpRequestSettings {
@@ -353,6 +360,15 @@ export async function erpApiRequest(
 	settings: ErpRequestSettings = {},
 	// eslint-disable-next-line @typescript-eslint/no-explicit-any
 ): Promise<any> {
+	return (await send(this, await prepare(this, request.itemIndex), request, settings)).body;
+}
+
+/** erpApiRequest, with the answer's status code (e.g. to tell a 204 from a 200 with `{}`). */
+export async function erpApiResponse(
+	this: ErpContext,
+	request: ErpRequest,
+	settings: ErpRequestSettings = {},
+): Promise<{ statusCode: number; body: unknown }> {
 	return await send(this, await prepare(this, request.itemIndex), request, settings);
 }
 
@@ -361,9 +377,9 @@ async function send(
 	prepared: Prepared,
 	request: ErpRequest,
 	settings: ErpRequestSettings,
-): Promise<unknown> {
+): Promise<{ statusCode: number; body: unknown }> {
 	const { node, authentication, credentialType, baseUrl, paceKey } = prepared;
-	const { method, itemIndex } = request;
+	const { method, itemIndex, resendable } = request;
 	const path = request.path.startsWith('/') ? request.path : `/${request.path}`;
 	const maxWaitSeconds = settings.maxWaitSeconds ?? DEFAULT_MAX_WAIT_SECONDS;
 	const errorContext: ErpErrorContext = {
@@ -373,6 +389,7 @@ async function send(
 		resource: request.resource,
 		itemIndex,
 		authentication,
+		resendable,
 	};
 
 	const headers: IDataObject = { Accept: 'application/json' };
@@ -449,9 +466,8 @@ async function send(
 			if (state) paceStates.set(paceKey, state);
 			if (answer.status >= 200 && answer.status < 300) {
 				if (!isUnreadableBody(answer.body, answer.status, method)) {
-					return answer.body === undefined || answer.body === null || answer.body === ''
-						? {}
-						: answer.body;
+					const empty = answer.body === undefined || answer.body === null || answer.body === '';
+					return { statusCode: answer.status, body: empty ? {} : answer.body };
 				}
 				outcome = { kind: 'badBody', info };
 			} else {
@@ -467,7 +483,7 @@ async function send(
 			outcome = { kind: 'network', code: networkCode };
 		}
 
-		const decision = decideRetry(outcome, method, retry, maxWaitSeconds, Math.random);
+		const decision = decideRetry(outcome, method, retry, maxWaitSeconds, Math.random, resendable);
 		if (decision.action === 'retry') {
 			await sleep(Math.round(decision.waitSeconds * 1000), cancelSignal);
 			continue;
@@ -494,7 +510,7 @@ async function send(
 		if (decision.reason === 'exhausted') {
 			extra = `Gave up after ${retry + 1} attempts.`;
 		} else if (answer.status >= 500) {
-			extra = mayHaveBeenApplied(method);
+			extra = mayHaveBeenApplied(method, resendable);
 		}
 		throw httpStatusError(node, answer.status, answer.body, errorContext, extra);
 	}
@@ -523,7 +539,7 @@ export async function* erpPaginate(
 	let count = 0;
 	while (max === undefined || count < max) {
 		const limit = max === undefined ? pageSize : Math.min(pageSize, max - count);
-		const page = (await send(
+		const { body: page } = (await send(
 			this,
 			prepared,
 			{
@@ -533,7 +549,7 @@ export async function* erpPaginate(
 				itemIndex,
 			},
 			settings,
-		)) as { data?: unknown; pagination?: { next_cursor?: unknown } };
+		)) as { body: { data?: unknown; pagination?: { next_cursor?: unknown } } };
 		if (!page || !Array.isArray(page.data)) throw listShapeError(prepared.node, path, itemIndex);
 		let items = page.data as IDataObject[];
 		if (max !== undefined && items.length > max - count) items = items.slice(0, max - count);

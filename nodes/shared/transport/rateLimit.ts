@@ -9,7 +9,7 @@ export const BACKOFF_CAP_SECONDS = 30;
 /** Added to a wait for a rate-limit window so that the request lands after the reset, not on it. */
 export const RESET_MARGIN_SECONDS = 0.02;
 
-export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 type Headers = Record<string, unknown>;
 
 function header(headers: Headers | undefined, name: string): string | undefined {
@@ -93,7 +93,11 @@ export const TRANSIENT_CODES = [
 	'ERR_BAD_RESPONSE',
 ];
 
-/** Methods that can be resent after an answer was lost: GET, and DELETE (deleting twice is harmless). */
+/**
+ * Methods that can be resent after an answer was lost: GET, and DELETE (deleting twice is harmless).
+ * PUT is idempotent by HTTP definition, but only the API Request operation sends it, to endpoints
+ * the node does not know: it is not resent (see `decideRetry`'s `resendable`).
+ */
 export function isIdempotentMethod(method: HttpMethod): boolean {
 	return method === 'GET' || method === 'DELETE';
 }
@@ -117,6 +121,9 @@ export type RetryDecision =
  * Decides whether a failed attempt is retried and after how long.
  * `retry` is the number of retries already made for this request. A wait the server asks for
  * (Retry-After, RateLimit-Reset) longer than `maxWaitSeconds` fails; our own backoff is capped.
+ * `resendable`: whether the request may be resent after its answer was lost (5xx, reset, timeout,
+ * unreadable body); by default per `isIdempotentMethod`. A 429 and a refused connection are
+ * resent whatever the method: the request was not processed.
  */
 export function decideRetry(
 	outcome: AttemptOutcome,
@@ -124,6 +131,7 @@ export function decideRetry(
 	retry: number,
 	maxWaitSeconds: number,
 	random: () => number,
+	resendable = isIdempotentMethod(method),
 ): RetryDecision {
 	let asked: number | undefined;
 	if (outcome.kind === 'status' && outcome.status === 429) {
@@ -133,15 +141,15 @@ export function decideRetry(
 		const wait = rateLimitWaitSeconds(outcome.info, retry, random);
 		if (wait.source !== 'backoff') asked = wait.seconds;
 	} else if (outcome.kind === 'status' && outcome.status >= 500) {
-		if (!isIdempotentMethod(method)) return { action: 'fail', reason: 'notRetryable' };
+		if (!resendable) return { action: 'fail', reason: 'notRetryable' };
 		asked = outcome.info.retryAfterSeconds;
 	} else if (outcome.kind === 'badBody') {
-		if (!isIdempotentMethod(method)) return { action: 'fail', reason: 'notRetryable' };
+		if (!resendable) return { action: 'fail', reason: 'notRetryable' };
 	} else if (outcome.kind === 'network') {
 		const code = outcome.code ?? '';
 		const neverSent = NEVER_SENT_CODES.includes(code);
 		const transient = TRANSIENT_CODES.includes(code);
-		if (!neverSent && !(transient && isIdempotentMethod(method))) {
+		if (!neverSent && !(transient && resendable)) {
 			return { action: 'fail', reason: 'notRetryable' };
 		}
 	} else {

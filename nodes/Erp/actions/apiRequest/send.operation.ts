@@ -1,0 +1,212 @@
+// API Request: any endpoint of the ERP API, with the node's transport (guards, pacing, retries,
+// error mapping, idempotency keys) and its list reading. The expert fallback for endpoints the
+// other resources do not cover, such as payroll slips (GET /paie/bulletins).
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import type { ErpRequest } from '../../../shared/transport';
+import { erpApiResponse, erpPaginate, getRequestSettings } from '../../../shared/transport';
+import { canonicalJson, deriveIdempotencyKey } from '../../../shared/transport/idempotency';
+import { queryParametersProperty, returnAllAndLimit } from '../common.descriptions';
+import type { OperationResult, Prepared } from '../utils';
+import { readQueryParameters, source } from '../utils';
+import { invalid, isBlank, toApiPath, toBoolean, toEnum, toInteger } from '../validation';
+
+const METHODS = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'] as const;
+type Method = (typeof METHODS)[number];
+const WITH_BODY: readonly Method[] = ['POST', 'PATCH', 'PUT'];
+const OUTPUTS = ['items', 'body'] as const;
+
+const [returnAll, limit] = returnAllAndLimit;
+
+const properties: INodeProperties[] = [
+	{
+		displayName:
+			"Expert fallback: prefer the other resources when one covers your need. This calls any endpoint of the ERP API with the node's safety: rate-limit pacing, retries, idempotency keys on POST, clear errors.",
+		name: 'apiRequestNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
+		displayName: 'Method',
+		name: 'method',
+		type: 'options',
+		options: [
+			{ name: 'DELETE', value: 'DELETE' },
+			{ name: 'GET', value: 'GET' },
+			{ name: 'PATCH', value: 'PATCH' },
+			{ name: 'POST', value: 'POST' },
+			{ name: 'PUT', value: 'PUT' },
+		],
+		default: 'GET',
+		description:
+			'GET is resent after a lost answer (server error, dropped connection); writes are not, so nothing is applied twice. POST carries an Idempotency-Key (Request Options).',
+	},
+	{
+		displayName: 'Path',
+		name: 'path',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. /paie/bulletins',
+		description:
+			"The endpoint's path after the credential's Base URL, which already ends in /v1: /paie/bulletins calls the Base URL followed by /paie/bulletins. Full URLs, '..' and query strings are refused.",
+	},
+	queryParametersProperty('Sent as they are, e.g. periode = 2025-12'),
+	{
+		displayName: 'Body',
+		name: 'body',
+		type: 'json',
+		default: '',
+		placeholder: '{ "facture_id": "fac_00000001", "montant": 1000, "mode": "virement" }',
+		description:
+			'The JSON object to send, checked before sending. Leave empty to send no body. GET and DELETE send none.',
+		displayOptions: { show: { method: WITH_BODY as unknown as string[] } },
+	},
+	{
+		displayName: 'Output',
+		name: 'output',
+		type: 'options',
+		options: [
+			{
+				name: 'List Items',
+				value: 'items',
+				description:
+					'For a list (data and pagination.next_cursor), one item per element of data, following the cursor; any other answer as one item',
+			},
+			{
+				name: 'Whole Body',
+				value: 'body',
+				description: 'The body as one item, exactly as the API answered; a list is not followed',
+			},
+		],
+		default: 'items',
+		displayOptions: { show: { method: ['GET'] } },
+	},
+	{
+		...returnAll,
+		description:
+			'Whether to follow the list to its end or stop at a limit. The first request is sent with your query parameters; the next ones add cursor and, unless you set limit, limit (up to 100).',
+		displayOptions: { show: { method: ['GET'], output: ['items'] } },
+	},
+	{
+		...limit,
+		displayOptions: { show: { method: ['GET'], output: ['items'], returnAll: [false] } },
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['apiRequest'], operation: ['send'] } },
+	properties,
+);
+
+const isObject = (value: unknown): value is IDataObject =>
+	typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** An n8n item's json: an object as it is; anything else under `data`. */
+const asItem = (value: unknown): IDataObject =>
+	isObject(value) ? value : { data: value as IDataObject };
+
+/** The list envelope of the contract: `{ data: [...], pagination: {...} }`. */
+const isListEnvelope = (body: unknown): body is { data: unknown[]; pagination: IDataObject } =>
+	isObject(body) && Array.isArray(body.data) && isObject(body.pagination);
+
+/** The Body parameter: a JSON object (text or object), or undefined when empty. */
+function readBody(ctx: IExecuteFunctions, itemIndex: number): IDataObject | undefined {
+	const src = source(ctx, 'Body', itemIndex);
+	const raw = ctx.getNodeParameter('body', itemIndex, '');
+	if (isBlank(raw)) return undefined;
+	let body = raw;
+	if (typeof raw === 'string') {
+		try {
+			body = JSON.parse(raw);
+		} catch (error) {
+			throw invalid(src, `not valid JSON (${(error as Error).message})`);
+		}
+	}
+	if (!isObject(body)) {
+		throw invalid(src, 'expected a JSON object, such as { "montant": 1000 }');
+	}
+	return body;
+}
+
+export function prepare(this: IExecuteFunctions, itemIndex: number): Prepared {
+	const method = toEnum(
+		source(this, 'Method', itemIndex),
+		this.getNodeParameter('method', itemIndex, 'GET'),
+		METHODS,
+	);
+	const path = toApiPath(source(this, 'Path', itemIndex), this.getNodeParameter('path', itemIndex));
+	const qs = readQueryParameters(
+		this,
+		itemIndex,
+		this.getNodeParameter('queryParameters', itemIndex, {}),
+	);
+	const body = WITH_BODY.includes(method) ? readBody(this, itemIndex) : undefined;
+	const output =
+		method === 'GET'
+			? toEnum(
+					source(this, 'Output', itemIndex),
+					this.getNodeParameter('output', itemIndex, 'items'),
+					OUTPUTS,
+				)
+			: 'body';
+	const readAll =
+		output === 'items' &&
+		toBoolean(
+			source(this, 'Return All', itemIndex),
+			this.getNodeParameter('returnAll', itemIndex, false),
+		);
+	const max =
+		output === 'items' && !readAll
+			? toInteger(source(this, 'Limit', itemIndex), this.getNodeParameter('limit', itemIndex, 50), {
+					min: 1,
+				})
+			: undefined;
+	const settings = getRequestSettings(this, itemIndex);
+
+	const request: ErpRequest = {
+		method,
+		path,
+		qs,
+		body,
+		itemIndex,
+		// Only a read is resent after a lost answer: an unknown endpoint's write may not be idempotent.
+		resendable: method === 'GET',
+	};
+	// The automatic key covers the query too: two POSTs that differ only there are two requests.
+	if (method === 'POST' && settings.idempotencyKey === 'auto' && Object.keys(qs).length > 0) {
+		request.idempotencyKey = deriveIdempotencyKey({
+			workflowId: String(this.getWorkflow().id ?? ''),
+			nodeName: this.getNode().name,
+			method,
+			path: `${path}?${canonicalJson(qs)}`,
+			body: body ?? {},
+		});
+	}
+
+	return async (): Promise<OperationResult> => {
+		const answer = await erpApiResponse.call(this, request, settings);
+		if (answer.statusCode === 204) return { success: true };
+		if (output === 'body') return asItem(answer.body);
+		if (Array.isArray(answer.body)) return answer.body.map(asItem);
+		if (!isListEnvelope(answer.body)) return asItem(answer.body);
+
+		const items = answer.body.data.map(asItem);
+		if (max !== undefined && items.length >= max) return items.slice(0, max);
+		const next = answer.body.pagination.next_cursor;
+		if (typeof next !== 'string' || next === '') return items;
+		// The next pages, through the transport's list reader: same query, the cursor, a page size.
+		const pageSize = Number(qs.limit) || undefined;
+		for await (const page of erpPaginate.call(
+			this,
+			path,
+			{ ...qs, cursor: next },
+			{ pageSize, max: max === undefined ? undefined : max - items.length, itemIndex },
+			settings,
+		)) {
+			for (const element of page) items.push(asItem(element));
+		}
+		return items;
+	};
+}

@@ -1,0 +1,265 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- drives n8n from outside, not a node */
+/**
+ * End to end in real n8n 2.41.1 (issue 17): the packed tarball installed as a community package,
+ * an ERP OAuth2 API credential holding a token with the scope paie:read (obtained through the
+ * sandbox's real Authorization Code + PKCE flow, then imported with its `oauthTokenData` as n8n
+ * stores it after "Connect my account"), and a workflow whose ERP › API Request node reads the
+ * payroll slips, run with n8n's CLI.
+ *
+ * Escape hatch for quick local loops only: ERP_SKIP_E2E=1 skips this file (never in CI).
+ */
+import assert from 'node:assert/strict';
+import { createHash, randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+
+import { DEMO_KEYS, DEMO_OAUTH_CLIENT, startSandbox } from '../../sandbox';
+import { importWorkflows, type Workflow } from '../../scripts/examples';
+import { ensureN8n, N8N_VERSION } from '../../scripts/n8n-env';
+import {
+	buildAndPack,
+	freePort,
+	installPackage,
+	keepFilesOnFailure,
+	n8nCli,
+	n8nPaths,
+	skipE2e,
+	type N8nConfig,
+} from '../../scripts/n8n-instance';
+
+const SKIP = skipE2e();
+
+const log = (line: string) => process.stderr.write(`[e2e api-request] ${line}\n`);
+const MINUTE = 60_000;
+
+type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type ApiJson = any;
+
+/** The OAuth2 credential the workflows use (imported with its token data). */
+const PAYROLL_CREDENTIAL = { id: 'ErpOAuthPayroll1', name: 'ERP OAuth2 (paie:read)' };
+const WORKFLOW_IDS = { slips: 'ErpE2ePayroll001', journal: 'ErpE2eAuditJrnl1' };
+
+/** The sandbox's API with the demo key (all scopes), to read its state. */
+async function erp(sandbox: Sandbox, route: string): Promise<ApiJson> {
+	const response = await fetch(`${sandbox.baseUrl}${route}`, {
+		headers: { authorization: `Bearer ${DEMO_KEYS.full}` },
+	});
+	const text = await response.text();
+	assert.ok(response.ok, `sandbox ${route} answered ${response.status}: ${text}`);
+	return JSON.parse(text);
+}
+
+/**
+ * What n8n's "Connect my account" does for a PKCE credential: authorize with an S256 challenge
+ * (the sandbox approves at once and redirects with a code), then exchange the code with the
+ * verifier. Returns the token answer, which n8n stores as the credential's `oauthTokenData`.
+ */
+async function pkceToken(sandbox: Sandbox, scope: string, redirectUri: string): Promise<ApiJson> {
+	const verifier = randomBytes(32).toString('base64url');
+	const challenge = createHash('sha256').update(verifier).digest('base64url');
+	const state = randomBytes(8).toString('hex');
+	const authorize = new URL(`${sandbox.url}/oauth/authorize`);
+	for (const [key, value] of Object.entries({
+		response_type: 'code',
+		client_id: DEMO_OAUTH_CLIENT.clientId,
+		redirect_uri: redirectUri,
+		scope,
+		state,
+		code_challenge: challenge,
+		code_challenge_method: 'S256',
+	}))
+		authorize.searchParams.set(key, value);
+	const redirect = await fetch(authorize, { redirect: 'manual' });
+	assert.equal(redirect.status, 302);
+	const location = new URL(redirect.headers.get('location') ?? '');
+	assert.equal(location.searchParams.get('state'), state);
+	const code = location.searchParams.get('code');
+	assert.ok(code, `no code in ${location.toString()}`);
+
+	const basic = Buffer.from(
+		`${DEMO_OAUTH_CLIENT.clientId}:${DEMO_OAUTH_CLIENT.clientSecret}`,
+	).toString('base64');
+	const response = await fetch(`${sandbox.url}/oauth/token`, {
+		method: 'POST',
+		headers: {
+			authorization: `Basic ${basic}`,
+			'content-type': 'application/x-www-form-urlencoded',
+		},
+		body: new URLSearchParams({
+			grant_type: 'authorization_code',
+			code,
+			redirect_uri: redirectUri,
+			code_verifier: verifier,
+		}).toString(),
+	});
+	const token = (await response.json()) as ApiJson;
+	assert.equal(response.status, 200, JSON.stringify(token));
+	assert.equal(token.scope, scope);
+	return token;
+}
+
+/** Manual Trigger, then ERP › API Request › GET `route` with the OAuth2 credential. */
+function apiRequestWorkflow(
+	id: string,
+	name: string,
+	parameters: Record<string, unknown>,
+): Workflow {
+	return {
+		id,
+		name,
+		active: false,
+		settings: { executionOrder: 'v1' },
+		nodes: [
+			{
+				id: `${id}-1`,
+				name: 'Start',
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
+			{
+				id: `${id}-2`,
+				name: 'ERP API Request',
+				type: 'n8n-nodes-erp.erp',
+				typeVersion: 1,
+				position: [220, 0],
+				credentials: { erpOAuth2Api: PAYROLL_CREDENTIAL },
+				parameters: {
+					authentication: 'oAuth2',
+					resource: 'apiRequest',
+					operation: 'send',
+					method: 'GET',
+					...parameters,
+				},
+			},
+		],
+		connections: { Start: { main: [[{ node: 'ERP API Request', type: 'main', index: 0 }]] } },
+	};
+}
+
+describe(
+	`real n8n ${N8N_VERSION}: ERP › API Request with an OAuth2 credential`,
+	{ skip: SKIP, timeout: 60 * MINUTE },
+	() => {
+		let userFolder: string;
+		let config: N8nConfig;
+		let sandbox: Sandbox;
+		const { track, cleanUp } = keepFilesOnFailure(log);
+
+		before(
+			async () => {
+				log(`preparing Node 24 and n8n ${N8N_VERSION}`);
+				const env = await ensureN8n(log);
+				userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-nodes-erp-e2e-api-'));
+				const paths = n8nPaths(userFolder);
+				log(`building, packing and installing the package (logs in ${userFolder})`);
+				const tarball = await buildAndPack(path.join(userFolder, 'pack'), paths.setupLog, log);
+				await installPackage(paths, tarball, log);
+				sandbox = await startSandbox({ port: 0 });
+				config = { env, paths, port: await freePort(), brokerPort: await freePort() };
+
+				// The token, from the sandbox's real PKCE flow, with the scope paie:read only.
+				const redirectUri = `http://127.0.0.1:${config.port}/rest/oauth2-credential/callback`;
+				const token = await pkceToken(sandbox, 'paie:read', redirectUri);
+				// n8n keeps the token answer in the credential's data as `oauthTokenData`;
+				// `import:credentials` encrypts a plain `data` object as it is.
+				const credentialFile = path.join(userFolder, 'oauth-credential.json');
+				fs.writeFileSync(
+					credentialFile,
+					JSON.stringify([
+						{
+							...PAYROLL_CREDENTIAL,
+							type: 'erpOAuth2Api',
+							data: {
+								grantType: 'pkce',
+								environment: 'sandbox',
+								baseUrl: sandbox.baseUrl,
+								clientId: DEMO_OAUTH_CLIENT.clientId,
+								clientSecret: DEMO_OAUTH_CLIENT.clientSecret,
+								scopes: ['paie:read'],
+								oauthTokenData: token,
+							},
+						},
+					]),
+					{ mode: 0o600 },
+				);
+				await n8nCli(config, ['import:credentials', `--input=${credentialFile}`], log);
+				fs.rmSync(credentialFile);
+				await importWorkflows(
+					config,
+					{
+						sandboxBaseUrl: sandbox.baseUrl,
+						workflows: [
+							apiRequestWorkflow(WORKFLOW_IDS.slips, 'E2E: read the payroll slips', {
+								path: '/paie/bulletins',
+								queryParameters: { parameter: [{ name: 'periode', value: '2025-12' }] },
+								returnAll: true,
+							}),
+							apiRequestWorkflow(WORKFLOW_IDS.journal, 'E2E: read the audit journal', {
+								path: '/audit/journal',
+							}),
+						],
+					},
+					log,
+				);
+			},
+			{ timeout: 55 * MINUTE },
+		);
+
+		after(async () => {
+			await sandbox?.close();
+			cleanUp(userFolder, config?.paths.setupLog);
+		});
+
+		it(
+			'reads exactly the payroll slips of the period, with the OAuth2 token',
+			track(async () => {
+				const output = await n8nCli(
+					config,
+					['execute', `--id=${WORKFLOW_IDS.slips}`, '--rawOutput'],
+					log,
+				);
+				const run = JSON.parse(output.slice(output.indexOf('{')));
+				const items = run.data.resultData.runData['ERP API Request'][0].data.main[0].map(
+					(item: { json: unknown }) => item.json,
+				);
+				const expected = (await erp(sandbox, '/paie/bulletins?periode=2025-12&limit=100')).data;
+				assert.equal(expected.length, 8);
+				assert.deepEqual(items, expected);
+
+				// The sandbox's audit journal: the read was made with the OAuth2 grant, not a key.
+				const journal = (await erp(sandbox, '/audit/journal?limit=100')).data.filter(
+					(entry: { endpoint: string }) => entry.endpoint === '/v1/paie/bulletins',
+				);
+				assert.deepEqual(
+					journal
+						.filter((entry: { acteur_type: string }) => entry.acteur_type === 'oauth')
+						.map((entry: { acteur: string; statut_http: number }) => [
+							entry.acteur,
+							entry.statut_http,
+						]),
+					[[DEMO_OAUTH_CLIENT.clientId, 200]],
+				);
+			}),
+		);
+
+		it(
+			'control: the same credential reading the audit journal fails with the 403 naming audit:read',
+			track(async () => {
+				await assert.rejects(
+					n8nCli(config, ['execute', `--id=${WORKFLOW_IDS.journal}`, '--rawOutput'], log),
+				);
+				const setupLog = fs.readFileSync(config.paths.setupLog, 'utf8');
+				const lastRun = setupLog.slice(setupLog.lastIndexOf(`--id=${WORKFLOW_IDS.journal}`));
+				assert.match(
+					lastRun,
+					/The credential lacks the permission for this request: it needs the scope audit:read/,
+				);
+			}),
+		);
+	},
+);
