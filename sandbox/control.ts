@@ -48,6 +48,12 @@ export function controlRouter(): Router<ControlCtx> {
 				data: app.webhooks.deliveries.filter((d) => !hook || d.webhook_id === hook),
 			});
 		})
+		.add('GET', '/_sandbox/webhook-secret', ({ app, qs }) => {
+			// For tests that must sign or replay deliveries as the ERP would (the API never lists secrets).
+			const hook = app.webhooks.all().find((w) => w.url === qs.get('url'));
+			if (!hook) throw new ApiError(404, 'not_found', 'No webhook is registered for that url');
+			return json(200, { id: hook.id, secret: hook.secret });
+		})
 		.add('GET', '/_sandbox/stats', ({ app }) => json(200, app.statsSnapshot()))
 		.add('POST', '/_sandbox/keys', ({ app, body }) => {
 			const input = validateBody(keyCreateSchema, body());

@@ -105,7 +105,18 @@ export async function run(
 	label: string,
 	command: string,
 	args: string[],
-	options: { cwd: string; env: NodeJS.ProcessEnv; logFile: string; log: Log; timeoutMs: number },
+	options: {
+		cwd: string;
+		env: NodeJS.ProcessEnv;
+		logFile: string;
+		log: Log;
+		timeoutMs: number;
+		/**
+		 * For a command killed by a signal (not a timeout) after it did its work: whether what it
+		 * printed shows the work was done, so that the crash on the way out does not count.
+		 */
+		doneDespiteSignal?: (stdout: string) => boolean;
+	},
 ): Promise<string> {
 	const started = Date.now();
 	fs.mkdirSync(path.dirname(options.logFile), { recursive: true });
@@ -137,7 +148,14 @@ export async function run(
 			child.on('error', reject);
 			child.on('close', (c, signal) => resolve(c ?? signal ?? 'unknown'));
 		});
-		if (code !== 0) {
+		const crashedAfterWork =
+			typeof code === 'string' && !timedOut && options.doneDespiteSignal?.(stdout) === true;
+		if (crashedAfterWork) {
+			options.log(
+				`  ${label} was killed by ${code} after reporting its result; judged by that result`,
+			);
+		}
+		if (code !== 0 && !crashedAfterWork) {
 			throw new Error(
 				`${label} failed (${timedOut ? `timed out after ${formatDuration(options.timeoutMs)}` : `exit ${code}`}).\n` +
 					`Full log: ${options.logFile}\nLast lines:\n${tail(options.logFile, 25)}`,

@@ -221,6 +221,57 @@ export async function n8nCli(
 	});
 }
 
+/** What `n8n execute --rawOutput` reports: the run's data (status, result data, error). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type ExecuteResult = any;
+
+/** The run `n8n execute --rawOutput` printed, or undefined when it printed no complete run. */
+function parseRun(stdout: string): ExecuteResult | undefined {
+	const start = stdout.indexOf('{');
+	if (start < 0) return undefined;
+	try {
+		const run = JSON.parse(stdout.slice(start));
+		return typeof run === 'object' && run !== null && 'data' in run ? run : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * Runs a workflow with `n8n execute --id=<id> --rawOutput` and returns the run it reports. The
+ * run is judged by that report: n8n 2.41's CLI can be killed by a signal (SIGSEGV) on its way
+ * out after printing a successful run, which is not a failure of the workflow. A run that ends
+ * in error is rejected with its error message.
+ */
+export async function n8nExecute(
+	config: N8nConfig,
+	workflowId: string,
+	log: Log,
+	timeoutMs = 3 * MINUTE,
+): Promise<ExecuteResult> {
+	const brokerPort = await freePort();
+	const finished = (stdout: string) => {
+		const run = parseRun(stdout);
+		return run !== undefined && run.data?.resultData?.error === undefined;
+	};
+	const stdout = await run(
+		'n8n execute',
+		config.env.nodeBin,
+		[config.env.n8nBin, 'execute', `--id=${workflowId}`, '--rawOutput'],
+		{
+			cwd: config.paths.userFolder,
+			env: n8nEnvironment({ ...config, brokerPort }),
+			logFile: config.paths.setupLog,
+			log,
+			timeoutMs,
+			doneDespiteSignal: finished,
+		},
+	);
+	const result = parseRun(stdout);
+	if (result === undefined) throw new Error(`n8n execute printed no run:\n${stdout.slice(-2000)}`);
+	return result;
+}
+
 export type RunningN8n = {
 	url: string;
 	pid: number;

@@ -86,6 +86,9 @@ export class ErpTrigger implements INodeType {
 				name: 'default',
 				httpMethod: 'POST',
 				responseMode: 'onReceived',
+				// An accepted delivery gets 200 with no body (n8n 2.41 would otherwise answer with the
+				// text "firstEntryJson").
+				responseData: 'noData',
 				path: 'erp',
 			},
 		],
@@ -118,6 +121,13 @@ export class ErpTrigger implements INodeType {
 				type: 'notice',
 				default: '',
 				displayOptions: { show: { registration: ['manual'] } },
+			},
+			{
+				displayName:
+					"Each delivery starts at most one run: replays are refused by the n8n process that receives this trigger's webhooks. In queue mode with several webhook processes, send this trigger's path to one of them (see the README's Replay protection section).",
+				name: 'replayNotice',
+				type: 'notice',
+				default: '',
 			},
 			{
 				displayName: 'Events',

@@ -24,6 +24,7 @@ import {
 	installPackage,
 	keepFilesOnFailure,
 	n8nCli,
+	n8nExecute,
 	n8nPaths,
 	skipE2e,
 	type N8nConfig,
@@ -218,12 +219,7 @@ describe(
 		it(
 			'reads exactly the payroll slips of the period, with the OAuth2 token',
 			track(async () => {
-				const output = await n8nCli(
-					config,
-					['execute', `--id=${WORKFLOW_IDS.slips}`, '--rawOutput'],
-					log,
-				);
-				const run = JSON.parse(output.slice(output.indexOf('{')));
+				const run = await n8nExecute(config, WORKFLOW_IDS.slips, log);
 				const items = run.data.resultData.runData['ERP API Request'][0].data.main[0].map(
 					(item: { json: unknown }) => item.json,
 				);
@@ -250,9 +246,7 @@ describe(
 		it(
 			'control: the same credential reading the audit journal fails with the 403 naming audit:read',
 			track(async () => {
-				await assert.rejects(
-					n8nCli(config, ['execute', `--id=${WORKFLOW_IDS.journal}`, '--rawOutput'], log),
-				);
+				await assert.rejects(n8nExecute(config, WORKFLOW_IDS.journal, log));
 				const setupLog = fs.readFileSync(config.paths.setupLog, 'utf8');
 				const lastRun = setupLog.slice(setupLog.lastIndexOf(`--id=${WORKFLOW_IDS.journal}`));
 				assert.match(

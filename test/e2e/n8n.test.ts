@@ -29,7 +29,7 @@ import {
 	freePort,
 	installPackage,
 	keepFilesOnFailure,
-	n8nCli,
+	n8nExecute,
 	N8nRest,
 	n8nPaths,
 	skipE2e,
@@ -213,12 +213,7 @@ describe(
 		it(
 			'runs an action workflow with the n8n CLI; the article exists in the sandbox',
 			track(async () => {
-				const output = await n8nCli(
-					config,
-					['execute', '--id=ErpE2eArticle001', '--rawOutput'],
-					log,
-				);
-				const run = JSON.parse(output.slice(output.indexOf('{')));
+				const run = await n8nExecute(config, 'ErpE2eArticle001', log);
 				const created = run.data.resultData.runData['Create article'][0].data.main[0][0].json;
 				assert.match(created.id, /^art_/);
 

@@ -1,0 +1,502 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/require-node-api-error -- drives n8n from outside, not a node */
+/**
+ * The security and exactly-once promises in real n8n 2.41.1, as users run it (issue 12):
+ * - the API key goes only to its credential's own origin, through n8n's real HTTP Request node
+ *   (n8n-nodes-base as n8n ships it: legacy `uri` options, paginated or not);
+ * - a replayed ERP Trigger delivery never starts a second run: sequentially, concurrently, and
+ *   after an n8n restart, with Automatic and with Manual registration.
+ * Every counter has a control that must count more than one, so that it can see a failure.
+ */
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+
+import { Webhook } from 'standardwebhooks';
+
+import { DEMO_KEYS, startSandbox } from '../../sandbox';
+import { importWorkflows, SANDBOX_CREDENTIAL, type Workflow } from '../../scripts/examples';
+import { ensureN8n, N8N_VERSION } from '../../scripts/n8n-env';
+import {
+	buildAndPack,
+	freePort,
+	installPackage,
+	keepFilesOnFailure,
+	n8nCli,
+	N8nRest,
+	n8nPaths,
+	skipE2e,
+	startN8n,
+	type N8nConfig,
+	type RunningN8n,
+} from '../../scripts/n8n-instance';
+
+const SKIP = skipE2e();
+const log = (line: string) => process.stderr.write(`[e2e security] ${line}\n`);
+const MINUTE = 60_000;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
+
+/** A listener on another origin that records every request it receives. */
+type Listener = {
+	url: string;
+	requests: Array<{ url: string; authorization?: string }>;
+	close(): Promise<void>;
+};
+
+async function startListener(): Promise<Listener> {
+	const requests: Listener['requests'] = [];
+	const server = http.createServer((req, res) => {
+		requests.push({ url: req.url ?? '', authorization: req.headers.authorization });
+		res.setHeader('content-type', 'application/json');
+		res.end(JSON.stringify({ data: [{ stolen: false }], next_cursor: null }));
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as AddressInfo;
+	return {
+		url: `http://127.0.0.1:${port}`,
+		requests,
+		close: () => new Promise((resolve) => server.close(() => resolve())),
+	};
+}
+
+const IDS = {
+	http: 'ErpSecHttp000001',
+	httpPaginated: 'ErpSecHttp000002',
+	httpNextPage: 'ErpSecHttp000003',
+	httpControl: 'ErpSecHttp000004',
+	triggerAuto: 'ErpSecTrigAuto01',
+	triggerManual: 'ErpSecTrigManu01',
+};
+const MANUAL_CREDENTIAL = { id: 'ErpSecManual0001', name: 'ERP sandbox (manual secret)' };
+const MANUAL_SECRET = `whsec_${Buffer.from('e2e-manual-registration-secret-32b').toString('base64')}`;
+const HOOK_IDS = {
+	auto: '5b0f9b5e-7c57-4c8e-9d36-0b8f7a1e2c01',
+	manual: '5b0f9b5e-7c57-4c8e-9d36-0b8f7a1e2c02',
+};
+
+/** Webhook (POST, answers with the last node) -> HTTP Request with the ERP API credential. */
+function httpWorkflow(
+	id: string,
+	webhookPath: string,
+	httpParameters: Record<string, unknown>,
+	predefinedCredential = true,
+): Workflow {
+	return {
+		id,
+		name: `E2E security: ${webhookPath}`,
+		active: false,
+		settings: { executionOrder: 'v1' },
+		nodes: [
+			{
+				id: `${id}-a`,
+				name: 'Webhook',
+				type: 'n8n-nodes-base.webhook',
+				typeVersion: 2,
+				position: [0, 0],
+				webhookId: `${id.toLowerCase()}-hook`,
+				parameters: {
+					httpMethod: 'POST',
+					path: webhookPath,
+					responseMode: 'lastNode',
+					options: {},
+				},
+			},
+			{
+				id: `${id}-b`,
+				name: 'HTTP Request',
+				type: 'n8n-nodes-base.httpRequest',
+				typeVersion: 4.2,
+				position: [220, 0],
+				onError: 'continueRegularOutput',
+				...(predefinedCredential ? { credentials: { erpApi: SANDBOX_CREDENTIAL } } : {}),
+				parameters: {
+					method: 'GET',
+					url: '={{ $json.body.url }}',
+					...(predefinedCredential
+						? { authentication: 'predefinedCredentialType', nodeCredentialType: 'erpApi' }
+						: {}),
+					...httpParameters,
+				},
+			},
+		],
+		connections: { Webhook: { main: [[{ node: 'HTTP Request', type: 'main', index: 0 }]] } },
+	};
+}
+
+function triggerWorkflow(
+	id: string,
+	webhookId: string,
+	registration: 'automatic' | 'manual',
+	credential: { id: string; name: string },
+): Workflow {
+	return {
+		id,
+		name: `E2E security: trigger (${registration})`,
+		active: false,
+		settings: { executionOrder: 'v1' },
+		nodes: [
+			{
+				id: `${id}-a`,
+				name: 'ERP Trigger',
+				type: 'n8n-nodes-erp.erpTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				webhookId,
+				credentials: { erpApi: credential },
+				parameters: { registration, events: ['*'] },
+			},
+			{
+				id: `${id}-b`,
+				name: 'No Operation',
+				type: 'n8n-nodes-base.noOp',
+				typeVersion: 1,
+				position: [220, 0],
+				parameters: {},
+			},
+		],
+		connections: { 'ERP Trigger': { main: [[{ node: 'No Operation', type: 'main', index: 0 }]] } },
+	};
+}
+
+type Delivery = { headers: Record<string, string>; body: string };
+
+function sign(secret: string, id: string, timestamp = Math.floor(Date.now() / 1000)): Delivery {
+	const body = JSON.stringify({
+		id,
+		type: 'facture.payee',
+		created_at: new Date(timestamp * 1000).toISOString(),
+		data: { facture_id: 'fac_e2e', montant: 1200 },
+	});
+	return {
+		headers: {
+			'content-type': 'application/json',
+			'webhook-id': id,
+			'webhook-timestamp': String(timestamp),
+			'webhook-signature': new Webhook(secret).sign(id, new Date(timestamp * 1000), body),
+		},
+		body,
+	};
+}
+
+describe(
+	`real n8n ${N8N_VERSION}: the key's origin and replay protection`,
+	{ skip: SKIP, timeout: 80 * MINUTE },
+	() => {
+		let userFolder: string | undefined;
+		let config: N8nConfig;
+		let sandbox: Sandbox;
+		let listener: Listener;
+		let n8n: RunningN8n | undefined;
+		let rest: N8nRest;
+		const files = keepFilesOnFailure(log);
+		const track = files.track;
+
+		before(
+			async () => {
+				let env;
+				try {
+					env = await ensureN8n(log);
+				} catch (error) {
+					throw new Error(
+						`Could not install n8n ${N8N_VERSION} for the end-to-end tests: ${(error as Error).message}`,
+					);
+				}
+				userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-nodes-erp-e2e-security-'));
+				const paths = n8nPaths(userFolder);
+				log(`building, packing and installing the package (logs in ${userFolder})`);
+				await installPackage(
+					paths,
+					await buildAndPack(path.join(userFolder, 'pack'), paths.setupLog, log),
+					log,
+				);
+				sandbox = await startSandbox({ port: 0, rateLimit: false });
+				listener = await startListener();
+				config = { env, paths, port: await freePort(), brokerPort: await freePort() };
+
+				const credentialFile = path.join(userFolder, 'manual-credential.json');
+				fs.writeFileSync(
+					credentialFile,
+					JSON.stringify([
+						{
+							...MANUAL_CREDENTIAL,
+							type: 'erpApi',
+							data: {
+								environment: 'sandbox',
+								baseUrl: sandbox.baseUrl,
+								apiKey: DEMO_KEYS.full,
+								webhookSecret: MANUAL_SECRET,
+							},
+						},
+					]),
+					{ mode: 0o600 },
+				);
+				await n8nCli(config, ['import:credentials', `--input=${credentialFile}`], log);
+				fs.rmSync(credentialFile);
+
+				const pagination = (extra: Record<string, unknown>) => ({
+					options: {
+						pagination: {
+							pagination: {
+								paginationCompleteWhen: 'other',
+								limitPagesFetched: true,
+								maxRequests: 3,
+								...extra,
+							},
+						},
+					},
+				});
+				await importWorkflows(
+					config,
+					{
+						sandboxBaseUrl: sandbox.baseUrl,
+						workflows: [
+							httpWorkflow(IDS.http, 'sec-http', { options: {} }),
+							httpWorkflow(
+								IDS.httpPaginated,
+								'sec-http-paginated',
+								pagination({
+									paginationMode: 'updateAParameterInEachRequest',
+									parameters: {
+										parameters: [
+											{ type: 'qs', name: 'cursor', value: '={{ $response.body.next_cursor }}' },
+										],
+									},
+									completeExpression: '={{ !$response.body.next_cursor }}',
+								}),
+							),
+							// Page 1 from the credential's own Base URL, page 2 from another origin.
+							httpWorkflow(
+								IDS.httpNextPage,
+								'sec-http-next-page',
+								pagination({
+									paginationMode: 'responseContainsNextURL',
+									nextURL: `${listener.url}/v1/articles?page=2`,
+									completeExpression: '={{ $pageCount >= 2 }}',
+								}),
+							),
+							// Control: the listener does record an Authorization header when one is sent.
+							httpWorkflow(
+								IDS.httpControl,
+								'sec-http-control',
+								{
+									sendHeaders: true,
+									headerParameters: {
+										parameters: [{ name: 'Authorization', value: 'Bearer e2e-control-marker' }],
+									},
+									options: {},
+								},
+								false,
+							),
+							triggerWorkflow(IDS.triggerAuto, HOOK_IDS.auto, 'automatic', SANDBOX_CREDENTIAL),
+							triggerWorkflow(IDS.triggerManual, HOOK_IDS.manual, 'manual', MANUAL_CREDENTIAL),
+						],
+					},
+					log,
+				);
+				log('starting n8n');
+				n8n = await startN8n(config);
+				rest = new N8nRest(n8n.url);
+				await rest.signInAsOwner();
+				for (const id of [IDS.http, IDS.httpPaginated, IDS.httpNextPage, IDS.httpControl])
+					await rest.activate(id);
+			},
+			{ timeout: 75 * MINUTE },
+		);
+
+		after(async () => {
+			await n8n?.stop();
+			await sandbox?.close();
+			await listener?.close();
+			files.cleanUp(userFolder, config?.paths.n8nLog ?? '');
+		});
+
+		// eslint-disable-next-line @typescript-eslint/no-explicit-any
+		async function callHttp(webhookPath: string, url: string): Promise<any> {
+			const response = await fetch(`${n8n!.url}/webhook/${webhookPath}`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify({ url }),
+				signal: AbortSignal.timeout(60_000),
+			});
+			const text = await response.text();
+			assert.equal(response.status, 200, text);
+			return JSON.parse(text);
+		}
+
+		const ORIGIN_REFUSAL =
+			/only sends its API key to its own Base URL \(http:\/\/127\.0\.0\.1:\d+\)/;
+
+		it(
+			"the HTTP Request node with the ERP API credential reaches the credential's own Base URL",
+			track(async () => {
+				const answer = await callHttp('sec-http', `${sandbox.baseUrl}/articles?limit=1`);
+				assert.equal(answer.error, undefined, JSON.stringify(answer));
+				assert.equal(answer.data.length, 1);
+				assert.match(answer.data[0].id, /^art_/);
+				const paged = await callHttp('sec-http-paginated', `${sandbox.baseUrl}/clients?limit=2`);
+				assert.equal(paged.error, undefined, JSON.stringify(paged));
+			}),
+		);
+
+		it(
+			'the HTTP Request node cannot carry the key to another origin, paginated or not; the listener receives no Authorization header',
+			track(async () => {
+				const control = await callHttp('sec-http-control', `${listener.url}/v1/control`);
+				assert.equal(control.error, undefined, JSON.stringify(control));
+				assert.deepEqual(
+					listener.requests.map((r) => r.authorization),
+					['Bearer e2e-control-marker'],
+					'control: the listener records the Authorization header it receives',
+				);
+				listener.requests.length = 0;
+
+				const plain = await callHttp('sec-http', `${listener.url}/steal`);
+				assert.match(JSON.stringify(plain.error), ORIGIN_REFUSAL);
+				const paginated = await callHttp('sec-http-paginated', `${listener.url}/steal`);
+				assert.match(JSON.stringify(paginated.error), ORIGIN_REFUSAL);
+				const nextPage = await callHttp(
+					'sec-http-next-page',
+					`${sandbox.baseUrl}/articles?limit=1`,
+				);
+				assert.match(JSON.stringify(nextPage.error ?? nextPage), ORIGIN_REFUSAL);
+				assert.ok(!JSON.stringify([plain, paginated, nextPage]).includes(DEMO_KEYS.full));
+				assert.deepEqual(
+					listener.requests.filter((r) => r.authorization !== undefined),
+					[],
+					'no Authorization header reached the other origin',
+				);
+				assert.deepEqual(listener.requests, [], 'nothing at all reached the other origin');
+			}),
+		);
+
+		/** Posts a delivery to the trigger's production URL; the answer's status and body. */
+		async function deliver(hookId: string, delivery: Delivery) {
+			const response = await fetch(`${n8n!.url}/webhook/${hookId}/erp`, {
+				method: 'POST',
+				headers: delivery.headers,
+				body: delivery.body,
+				signal: AbortSignal.timeout(60_000),
+			});
+			return { status: response.status, body: await response.text() };
+		}
+
+		/** Settled executions of a workflow, once every one of them has finished. */
+		async function settledRuns(workflowId: string) {
+			const deadline = Date.now() + MINUTE;
+			for (;;) {
+				const runs = await rest.executions(workflowId);
+				if (runs.every((r) => !['new', 'running', 'waiting'].includes(r.status))) return runs;
+				if (Date.now() > deadline) throw new Error(`runs still running: ${JSON.stringify(runs)}`);
+				await sleep(250);
+			}
+		}
+
+		/** An accepted delivery: 200 with no body (the trigger's `responseData: 'noData'`). */
+		const started = (answer: { status: number; body: string }) =>
+			answer.status === 200 && answer.body === '';
+		const DUPLICATE = '{"received":true,"ignored":"duplicate"}';
+
+		/** The checks of one trigger: sequential and concurrent replays, distinct deliveries. */
+		async function replayChecks(workflowId: string, hookId: string, secret: string) {
+			const runs = async () => (await settledRuns(workflowId)).length;
+			assert.equal(await runs(), 0);
+
+			// One delivery, then the identical bytes again: one run. Control: a distinct one runs.
+			const first = sign(secret, `evt_seq_${hookId.slice(-2)}`);
+			assert.ok(started(await deliver(hookId, first)));
+			assert.deepEqual(await deliver(hookId, first), { status: 200, body: DUPLICATE });
+			assert.equal(await runs(), 1, 'a replayed delivery started no second run');
+			assert.ok(started(await deliver(hookId, sign(secret, `evt_seq_b_${hookId.slice(-2)}`))));
+			assert.equal(await runs(), 2, 'control: a distinct delivery is counted');
+
+			// Ten identical copies at once: one run.
+			const copy = sign(secret, `evt_burst_${hookId.slice(-2)}`);
+			const answers = await Promise.all(Array.from({ length: 10 }, () => deliver(hookId, copy)));
+			assert.equal(answers.filter(started).length, 1, JSON.stringify(answers));
+			assert.equal(answers.filter((a) => a.body === DUPLICATE).length, 9, JSON.stringify(answers));
+			assert.equal(await runs(), 3);
+
+			// Twenty distinct deliveries at once: twenty runs.
+			const distinct = await Promise.all(
+				Array.from({ length: 20 }, (_, i) =>
+					deliver(hookId, sign(secret, `evt_many_${hookId.slice(-2)}_${i}`)),
+				),
+			);
+			assert.equal(distinct.filter(started).length, 20, JSON.stringify(distinct));
+			const all = await settledRuns(workflowId);
+			assert.equal(all.length, 23);
+			assert.ok(
+				all.every((r) => r.status === 'success' && r.mode === 'webhook'),
+				JSON.stringify(all),
+			);
+		}
+
+		const captured: Record<'auto' | 'manual', Delivery | undefined> = {
+			auto: undefined,
+			manual: undefined,
+		};
+		let autoSecret = '';
+
+		it(
+			'Automatic registration: a replayed delivery never starts a second run, one by one or ten at once',
+			track(async () => {
+				await rest.activate(IDS.triggerAuto);
+				const hookUrl = `${n8n!.url}/webhook/${HOOK_IDS.auto}/erp`;
+				const registration = await fetch(
+					`${sandbox.url}/_sandbox/webhook-secret?url=${encodeURIComponent(hookUrl)}`,
+				);
+				assert.equal(registration.status, 200, 'the trigger registered its URL with the ERP');
+				autoSecret = ((await registration.json()) as { secret: string }).secret;
+				await replayChecks(IDS.triggerAuto, HOOK_IDS.auto, autoSecret);
+				captured.auto = sign(autoSecret, 'evt_restart_auto');
+				assert.ok(started(await deliver(HOOK_IDS.auto, captured.auto)));
+			}),
+		);
+
+		it(
+			'Manual registration: a replayed delivery never starts a second run, one by one or ten at once',
+			track(async () => {
+				await rest.activate(IDS.triggerManual);
+				await replayChecks(IDS.triggerManual, HOOK_IDS.manual, MANUAL_SECRET);
+				captured.manual = sign(MANUAL_SECRET, 'evt_restart_manual');
+				assert.ok(started(await deliver(HOOK_IDS.manual, captured.manual)));
+			}),
+		);
+
+		it(
+			'after an n8n restart, a replay inside the tolerance window starts no run; new deliveries still do',
+			track(async () => {
+				assert.ok(captured.auto && captured.manual, 'the two trigger tests ran first');
+				const before = {
+					auto: (await settledRuns(IDS.triggerAuto)).length,
+					manual: (await settledRuns(IDS.triggerManual)).length,
+				};
+				assert.deepEqual(before, { auto: 24, manual: 24 });
+				log('restarting n8n');
+				await n8n!.stop();
+				n8n = await startN8n(config);
+				rest = new N8nRest(n8n.url);
+				await rest.signInAsOwner();
+				// n8n takes the published workflows' webhooks back up at start-up.
+				for (const [hookId, delivery] of [
+					[HOOK_IDS.auto, captured.auto],
+					[HOOK_IDS.manual, captured.manual],
+				] as const) {
+					const replay = await deliver(hookId, delivery);
+					assert.equal(replay.status, 409, replay.body);
+					assert.match(replay.body, /signed_before_restart/);
+				}
+				// Control: the triggers work after the restart, and the counters move.
+				assert.ok(started(await deliver(HOOK_IDS.auto, sign(autoSecret, 'evt_after_auto'))));
+				assert.ok(started(await deliver(HOOK_IDS.manual, sign(MANUAL_SECRET, 'evt_after_manual'))));
+				assert.equal((await settledRuns(IDS.triggerAuto)).length, before.auto + 1);
+				assert.equal((await settledRuns(IDS.triggerManual)).length, before.manual + 1);
+			}),
+		);
+	},
+);
