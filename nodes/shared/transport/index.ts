@@ -14,8 +14,9 @@
 //     erpCredentialsDescription, requestOptionsDescription); guards in ../guards.ts.
 //
 // Behaviour: guards before anything leaves; JSON in/out; NodeApiError with user-terms messages;
-// 429 honoured (Retry-After, else RateLimit-Reset, else full-jitter backoff) and paced ahead with
-// RateLimit-Remaining/Reset; GET/DELETE also retried on 5xx, resets, timeouts and unreadable bodies;
+// 429 honoured (Retry-After, else RateLimit-Reset, else full-jitter backoff) and paced ahead: every
+// request takes a slot of its key's budget (RateLimit-Remaining/Reset, requests in flight counted)
+// before it is sent, waiting in order for the reset when none is left (pacing.ts); GET/DELETE also retried on 5xx, resets, timeouts and unreadable bodies;
 // POST/PATCH only on 429 and connection refused; every POST carries an Idempotency-Key.
 // Errors: NodeOperationError when a guard refuses (nothing sent) or a list repeats its cursor;
 // NodeApiError for everything else, with the API's code kept (read it with erpErrorToJson, which
@@ -23,7 +24,6 @@
 // in a node's catch keeps everything: it returns a NodeApiError unchanged). Error texts never
 // carry request headers, and the credential's own secret values are scrubbed from what the API
 // sends back. Waits use `sleep` from n8n-workflow and end when the execution is cancelled.
-import { createHash } from 'crypto';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 import type {
 	ICredentialDataDecryptedObject,
@@ -54,8 +54,9 @@ import {
 } from './errors';
 import type { ErpErrorContext } from './errors';
 import { deriveIdempotencyKey, resolveIdempotencyKey } from './idempotency';
-import { decideRetry, nextPaceState, paceDelayMs, readRateLimitHeaders } from './rateLimit';
-import type { AttemptOutcome, PaceState, RateLimitInfo } from './rateLimit';
+import { budgetKey, settle, takeSlot } from './pacing';
+import { decideRetry, readRateLimitHeaders } from './rateLimit';
+import type { AttemptOutcome, RateLimitInfo } from './rateLimit';
 
 export { erpErrorToJson, requiredScopes, EVENT_SCOPES } from './errors';
 
@@ -216,10 +217,6 @@ export async function getGuardedCredentials(
 	return credentials;
 }
 
-// Pacing state per credential and base URL, shared by every request of this process, so that
-// consecutive executions using one credential keep to the same rate-limit window.
-const paceStates = new Map<string, PaceState>();
-
 interface HttpAnswer {
 	status: number;
 	headers: IDataObject;
@@ -309,11 +306,12 @@ async function prepare(context: ErpContext, itemIndex: number | undefined): Prom
 	}
 	const baseUrl = normalizeBaseUrl(credentials.baseUrl);
 	const reference = node.credentials?.[credentialType];
-	// The server limits per key (or OAuth2 grant): pace per credential, base URL and key.
-	const keyTag =
-		typeof credentials.apiKey === 'string'
-			? createHash('sha256').update(credentials.apiKey).digest('hex').slice(0, 16)
-			: '';
+	// The server limits per key (or OAuth2 grant): one budget per credential type, base URL and
+	// key (the credential itself for OAuth2, whose tokens change), named by a hash.
+	const key =
+		typeof credentials.apiKey === 'string' && credentials.apiKey !== ''
+			? `key:${credentials.apiKey}`
+			: `credential:${reference?.id ?? reference?.name ?? ''}`;
 	return {
 		node,
 		authentication,
@@ -324,7 +322,7 @@ async function prepare(context: ErpContext, itemIndex: number | undefined): Prom
 				: undefined,
 		baseUrl,
 		host: new URL(baseUrl).host,
-		paceKey: `${credentialType}|${reference?.id ?? ''}|${baseUrl}|${keyTag}`,
+		paceKey: budgetKey(credentialType, baseUrl, key),
 		secrets: secretsOf(credentials),
 	};
 }
@@ -408,11 +406,15 @@ async function send(
 		? { credentialsDecrypted: prepared.credentialsDecrypted }
 		: undefined;
 
+	let retryFirst = false;
 	for (let retry = 0; ; retry++) {
-		// Past the cap, send anyway: the server's 429 then says how long, and the cap gives a clear error.
-		const paceWait = paceDelayMs(paceStates.get(paceKey), Date.now());
-		if (paceWait > 0 && paceWait <= maxWaitSeconds * 1000) await sleep(paceWait, cancelSignal);
-
+		// A slot of the key's budget, taken before sending (in order; a retry goes first). Past Max
+		// Rate-Limit Wait it is sent anyway: the server's 429 then says how long, and the cap fails clearly.
+		const slot = await takeSlot(paceKey, {
+			maxWaitMs: maxWaitSeconds * 1000,
+			signal: cancelSignal,
+			first: retryFirst,
+		});
 		let answer: HttpAnswer | undefined;
 		let networkCode: string | undefined;
 		let failureText: string | undefined;
@@ -430,8 +432,15 @@ async function send(
 			};
 		} catch (error) {
 			const chain = errorChain(error);
-			if (isReconnectNeeded(chain)) throw reconnectError(node, itemIndex);
-			if (isNotConnected(chain)) throw notConnectedError(node, itemIndex);
+			const fatal = isReconnectNeeded(chain)
+				? reconnectError(node, itemIndex)
+				: isNotConnected(chain)
+					? notConnectedError(node, itemIndex)
+					: undefined;
+			if (fatal) {
+				settle(slot);
+				throw fatal;
+			}
 			answer = answerFromError(chain);
 			if (answer === undefined) {
 				networkCode = networkCodeFromError(chain);
@@ -445,8 +454,12 @@ async function send(
 		let outcome: AttemptOutcome;
 		if (answer !== undefined) {
 			const info: RateLimitInfo = readRateLimitHeaders(answer.headers, now);
-			const state = nextPaceState(paceStates.get(paceKey), info, now);
-			if (state) paceStates.set(paceKey, state);
+			const apiCode = (answer.body as { error?: { code?: unknown } } | undefined)?.error?.code;
+			settle(slot, {
+				status: answer.status,
+				apiCode: typeof apiCode === 'string' ? apiCode : undefined,
+				info,
+			});
 			if (answer.status >= 200 && answer.status < 300) {
 				if (!isUnreadableBody(answer.body, answer.status, method)) {
 					return answer.body === undefined || answer.body === null || answer.body === ''
@@ -455,7 +468,6 @@ async function send(
 				}
 				outcome = { kind: 'badBody', info };
 			} else {
-				const apiCode = (answer.body as { error?: { code?: unknown } } | undefined)?.error?.code;
 				outcome = {
 					kind: 'status',
 					status: answer.status,
@@ -464,12 +476,19 @@ async function send(
 				};
 			}
 		} else {
+			settle(slot);
 			outcome = { kind: 'network', code: networkCode };
 		}
 
 		const decision = decideRetry(outcome, method, retry, maxWaitSeconds, Math.random);
 		if (decision.action === 'retry') {
-			await sleep(Math.round(decision.waitSeconds * 1000), cancelSignal);
+			retryFirst = true;
+			// A 429 that says when the window resets is waited out by the budget (the next slot).
+			const pacedWait =
+				outcome.kind === 'status' &&
+				outcome.status === 429 &&
+				(outcome.info.retryAfterSeconds !== undefined || outcome.info.resetSeconds !== undefined);
+			if (!pacedWait) await sleep(Math.round(decision.waitSeconds * 1000), cancelSignal);
 			continue;
 		}
 		errorContext.secrets = await currentSecrets(context, prepared);
