@@ -182,6 +182,32 @@ describe('decisions', () => {
 		assert.equal(budget.consumers, 3);
 	});
 
+	test('first window: our share rounded up (a lone process uses it all); once others are seen: rounded down', () => {
+		const budget = newBudget(NOW);
+		reserve(budget, NOW, true);
+		observeAnswer(budget, { ...ok(7, 10, 8), sentAtMs: NOW, probe: true, paced: true }, NOW + 5);
+		assert.equal(isShared(budget, NOW + 5), false);
+		// ceil(7 / 2) = 4 now; the others wait for answers, not for the reset: the window has slots.
+		assert.equal(paceDecision(budget, 3, NOW + 5).action, 'send');
+		assert.deepEqual(paceDecision(budget, 4, NOW + 5), {
+			action: 'wait',
+			ms: ANSWER_POLL_MS,
+			reason: 'answer',
+		});
+		// The next window is ours alone unless something shows otherwise (1 used: our probe).
+		reserve(budget, NOW + 10_100, true);
+		observeAnswer(
+			budget,
+			{ ...ok(9, 10), sentAtMs: NOW + 10_100, probe: true, paced: true },
+			NOW + 10_105,
+		);
+		assert.equal(paceDecision(budget, 8, NOW + 10_105).action, 'send');
+		// 1 left while shared: floor(1 / 2) = 0, so two processes cannot both take it.
+		budget.sharedUntilMs = NOW + 60_000;
+		budget.remaining = 1;
+		assert.equal(paceDecision(budget, 0, NOW + 10_200).action, 'wait');
+	});
+
 	test('idle budgets are forgotten, and there are never more than MAX_BUDGETS', () => {
 		const budgets = new Map<string, Budget>();
 		for (let i = 0; i < MAX_BUDGETS + 50; i++) budgets.set(`k${i}`, newBudget(NOW + i));

@@ -165,11 +165,12 @@ export function decideRetry(
 // budget, and then as many waiting requests as it allows go. Nothing is sent blindly at the reset.
 //
 // Several processes cannot share memory, so they coordinate only through the headers: usage we
-// did not make (the server's count falls faster than our own requests explain) or a 429 we did
-// not expect proves other consumers. Then the budget is "shared" for a few windows: a process
-// takes only its share (ceil(remaining / consumers)) of what is left, and takes more as answers
-// come back, so that N processes each taking a share never overrun it by much. The first window
-// of a budget is paced as shared too, since nothing is known yet about other consumers.
+// did not make (the server counts more used than we sent in the window) or a 429 our count did
+// not foresee proves other consumers. Then the budget is "shared" for a few windows: a process
+// keeps in flight at most its share of what is left (floor(remaining / consumers)) and takes more
+// as its answers bring fresh counts, so that processes each taking their share of the same count
+// cannot overrun it. A 429 while shared assumes one more consumer. In a budget's first window,
+// before anything is known, the share is rounded up instead: a lone process still fills it.
 //
 // Functions below change the Budget they are given and take the time as a parameter: the
 // transport wires them to Date.now() and `sleep`; unit tests drive them with fake time.
@@ -211,7 +212,7 @@ export interface Budget {
 	probing: boolean;
 	/** When each of our requests that may count in the current window was sent. */
 	sentAtMs: number[];
-	/** Shared with other consumers until then; undefined: until the end of the first window. */
+	/** Shared with other consumers (seen) until then; undefined: the first window, others assumed. */
 	sharedUntilMs?: number;
 	/** Consumers assumed while shared. */
 	consumers: number;
@@ -236,8 +237,21 @@ export function newBudget(nowMs: number): Budget {
 	};
 }
 
+/** Other consumers were seen lately (not merely assumed, as in the first window). */
 export function isShared(budget: Budget, nowMs: number): boolean {
-	return budget.sharedUntilMs === undefined || nowMs < budget.sharedUntilMs;
+	return budget.sharedUntilMs !== undefined && nowMs < budget.sharedUntilMs;
+}
+
+/**
+ * The slots of `remaining` this process may have in flight. Shared (others seen): our share,
+ * rounded down, so that processes each taking theirs from the same count cannot overrun it.
+ * First window (nothing known yet about others): our share rounded up, so that a lone process
+ * still uses the whole window. Otherwise all of it.
+ */
+export function shareOf(budget: Budget, remaining: number, nowMs: number): number {
+	if (isShared(budget, nowMs)) return Math.floor(remaining / budget.consumers);
+	if (budget.sharedUntilMs === undefined) return Math.ceil(remaining / budget.consumers);
+	return remaining;
 }
 
 export type PaceDecision =
@@ -254,11 +268,10 @@ export function paceDecision(budget: Budget, position: number, nowMs: number): P
 	const margin = RESET_MARGIN_SECONDS * 1000;
 	const { remaining, windowEndsAtMs } = budget;
 	if (remaining !== undefined && windowEndsAtMs !== undefined && nowMs < windowEndsAtMs + margin) {
-		const shared = isShared(budget, nowMs);
-		const share = shared ? Math.ceil(remaining / budget.consumers) : remaining;
+		const share = shareOf(budget, remaining, nowMs);
 		if (position < share - budget.inFlight) return { action: 'send', probe: false };
-		// Shared: the window still has a slot for this place; our share of it comes as answers do.
-		if (shared && position < remaining - budget.inFlight) {
+		// The window still has a slot for this place; our share of it comes as answers do.
+		if (share < remaining && position < remaining - budget.inFlight) {
 			return { action: 'wait', ms: ANSWER_POLL_MS, reason: 'answer' };
 		}
 		return { action: 'wait', ms: windowEndsAtMs + margin - nowMs, reason: 'reset' };
@@ -280,7 +293,7 @@ export function reserve(budget: Budget, nowMs: number, probe: boolean): void {
 
 function markShared(budget: Budget, nowMs: number, refused: boolean): void {
 	if (!isShared(budget, nowMs)) budget.consumers = SHARED_CONSUMERS;
-	else if (refused && budget.sharedUntilMs !== undefined) {
+	else if (refused) {
 		budget.consumers = Math.min(MAX_CONSUMERS, budget.consumers + 1);
 	}
 	const windowMs = Math.max(budget.windowMs, RESET_ROUNDING_MS);
@@ -338,8 +351,8 @@ export function observeAnswer(budget: Budget, answer: ObservedAnswer, nowMs: num
 		budget.remaining = info.remaining;
 		budget.windowEndsAtMs = bound;
 		budget.windowMs = Math.max(budget.windowMs, info.resetSeconds * 1000);
-		// The first window is paced as shared until it ends, unless others were seen already.
-		if (budget.sharedUntilMs === undefined) budget.sharedUntilMs = bound;
+		// The first window is over: from now on only what is seen makes the budget shared.
+		if (previousEnd !== undefined && budget.sharedUntilMs === undefined) budget.sharedUntilMs = 0;
 	} else {
 		budget.remaining = Math.min(budget.remaining ?? info.remaining, info.remaining);
 		budget.windowEndsAtMs = Math.min(previousEnd, bound);
