@@ -9,6 +9,7 @@
  *   limit, then checks every order: exactly one invoice with its number in `reference_externe`,
  *   paid in full by one settlement.
  */
+import { SCOPES } from '../sandbox/schemas';
 
 export interface SandboxUrls {
 	/** http://127.0.0.1:PORT */
@@ -62,16 +63,7 @@ async function api(
 
 /** A fresh sandbox key with every scope (its own rate-limit bucket). */
 export async function freshKey(sandbox: SandboxUrls, name: string): Promise<string> {
-	const scopes = [
-		'articles:read',
-		'articles:write',
-		'clients:read',
-		'clients:write',
-		'factures:read',
-		'factures:write',
-		'compta:read',
-		'compta:write',
-	];
+	const scopes = [...SCOPES];
 	return ((await control(sandbox.url, 'keys', { scopes, name })) as { key: string }).key;
 }
 
