@@ -39,13 +39,13 @@ function p1Rows(p1: P1Result): Row[] {
 			met(p1.ratio.median <= 1.1),
 		],
 		[
-			"P1 · whole harness run (workflow set-up + node + the harness's test-only leak scan) / bare loop",
+			'P1 · whole harness run (workflow set-up + node + the harness\'s test-only leak scan) / bare loop',
 			formatSummary(p1.harnessRatio, ratio),
 			'',
 			'',
 		],
 		[
-			"P1 · ERP node time / bare loop opening a new connection per request (as n8n-core's request helper does)",
+			'P1 · ERP node time / bare loop opening a new connection per request (as n8n-core\'s request helper does)',
 			formatSummary(p1.freshRatio, ratio),
 			'',
 			'',
@@ -119,12 +119,7 @@ function p4Rows(p4: P4Result): Row[] {
 			'',
 			'',
 		],
-		[
-			'P4 · peak RSS of the node process',
-			formatSummary(p4.node.peakRssMb, (v) => `${v.toFixed(0)} MB`),
-			'',
-			'',
-		],
+		['P4 · peak RSS of the node process', formatSummary(p4.node.peakRssMb, (v) => `${v.toFixed(0)} MB`), '', ''],
 		[
 			'P4 · floor: bare undici loop keeping the same items (heap growth; RSS growth; kept)',
 			`${formatSummary(p4.bare.heapRatio, ratio)}; ${formatSummary(p4.bare.rssRatio, ratio)}; ${formatSummary(p4.bare.retainedRatio, ratio)}`,
@@ -149,18 +144,8 @@ function p5Rows(p5: P5Result): Row[] {
 			'≥ 100,000/s',
 			met(p5.verify.ours.median >= 100_000),
 		],
-		[
-			'P5 · standardwebhooks library verify (also parses the JSON)',
-			formatSummary(p5.verify.library, rate),
-			'',
-			'',
-		],
-		[
-			'P5 · floor: bare HMAC-SHA256 + constant-time compare',
-			formatSummary(p5.verify.hmac, rate),
-			'',
-			'',
-		],
+		['P5 · standardwebhooks library verify (also parses the JSON)', formatSummary(p5.verify.library, rate), '', ''],
+		['P5 · floor: bare HMAC-SHA256 + constant-time compare', formatSummary(p5.verify.hmac, rate), '', ''],
 		[
 			`P5 · trigger handling per event: signed delivery through deliver() and the workflow run (${p5.trigger.eventsPerRound} events × ${p5.trigger.rounds} rounds)`,
 			formatSummary(p5.trigger.msPerEvent, (v) => `${fixed(2)(v)} ms`),
@@ -177,12 +162,7 @@ function p6Rows(p6: P6Result): Row[] {
 		const single = s.name === 'one process';
 		const share = `${(r.refusedShare * 100).toFixed(1)} % (${r.refused} of ${r.requests})`;
 		const head = `P6 ${s.name}: ${s.orders} concurrent orders, one key, ${p6.limit} per ${p6.windowSeconds} s`;
-		rows.push([
-			`${head} · share of requests answered 429`,
-			share,
-			single ? '< 1 %' : '< 5 %',
-			met(r.refusedShare < (single ? 0.01 : 0.05)),
-		]);
+		rows.push([`${head} · share of requests answered 429`, share, single ? '< 1 %' : '< 5 %', met(r.refusedShare < (single ? 0.01 : 0.05))]);
 		rows.push([
 			`${head} · failed executions / duplicate / missing / not paid invoices`,
 			`${s.failed} / ${r.duplicate} / ${r.missing} / ${r.unpaid}`,
@@ -195,29 +175,16 @@ function p6Rows(p6: P6Result): Row[] {
 			single ? '≥ 95 %' : '',
 			single ? met((r.ceilingUse ?? 1) >= 0.95) : '',
 		]);
-		rows.push([
-			`${head} · accepted requests per order`,
-			r.requestsPerOrder.toFixed(2),
-			'6 (the fewest the API allows)',
-			met(r.requestsPerOrder <= 6),
-		]);
-		rows.push([
-			`${head} · time to drain / ideal`,
-			`${(s.drainMs / 1000).toFixed(1)} s / ${(s.idealMs / 1000).toFixed(1)} s`,
-			'',
-			'',
-		]);
+		rows.push([`${head} · accepted requests per order`, r.requestsPerOrder.toFixed(2), '6 (the fewest the API allows)', met(r.requestsPerOrder <= 6)]);
+		rows.push([`${head} · time to drain / ideal`, `${(s.drainMs / 1000).toFixed(1)} s / ${(s.idealMs / 1000).toFixed(1)} s`, '', '']);
 	}
-	for (const [name, why] of Object.entries(p6.skipped))
-		rows.push([`P6 ${name}`, `not run: ${why}`, '', '']);
+	for (const [name, why] of Object.entries(p6.skipped)) rows.push([`P6 ${name}`, `not run: ${why}`, '', '']);
 	return rows;
 }
 
 function testTimeRow(t: TestTimeResult): Row {
 	const counts = t.tests !== undefined ? `; ${t.pass ?? '?'} of ${t.tests} tests passed` : '';
-	const how = t.timedOut
-		? `stopped after ${(t.wallMs / 1000).toFixed(0)} s: did not finish`
-		: `exit ${t.exitCode}${counts}`;
+	const how = t.timedOut ? `stopped after ${(t.wallMs / 1000).toFixed(0)} s: did not finish` : `exit ${t.exitCode}${counts}`;
 	return [
 		'`npm test` wall time (whole suite, once)',
 		`${(t.wallMs / 1000).toFixed(1)} s (${how})`,
@@ -235,12 +202,7 @@ export function renderTable(results: BenchResults): string {
 	if (results.p6) rows.push(...p6Rows(results.p6));
 	if (results.testTime) rows.push(testTimeRow(results.testTime));
 	for (const [name, message] of Object.entries(results.errors)) {
-		rows.push([
-			`${name} (crashed)`,
-			message.replace(/\|/g, '\\|').replace(/\s+/g, ' ').slice(0, 200),
-			'',
-			'**no**',
-		]);
+		rows.push([`${name} (crashed)`, message.replace(/\|/g, '\\|').replace(/\s+/g, ' ').slice(0, 200), '', '**no**']);
 	}
 	const m = results.machine;
 	const lines = [

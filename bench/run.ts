@@ -24,30 +24,19 @@ const FIGURES = ['P1', 'P3', 'P4', 'P5', 'P6', 'test'] as const;
 type FigureName = (typeof FIGURES)[number];
 
 function parseArgs(argv: string[]): { quick: boolean; skipTestTime: boolean; only?: FigureName[] } {
-	const options: { quick: boolean; skipTestTime: boolean; only?: FigureName[] } = {
-		quick: false,
-		skipTestTime: false,
-	};
+	const options: { quick: boolean; skipTestTime: boolean; only?: FigureName[] } = { quick: false, skipTestTime: false };
 	for (let i = 0; i < argv.length; i++) {
 		const arg = argv[i];
 		if (arg === '--quick') options.quick = true;
 		else if (arg === '--skip-test-time') options.skipTestTime = true;
 		else if (arg === '--only' || arg.startsWith('--only=')) {
-			const value = arg.startsWith('--only=') ? arg.slice('--only='.length) : (argv[++i] ?? '');
-			const names = value
-				.split(',')
-				.map((name) => name.trim())
-				.filter(Boolean);
+			const value = arg.startsWith('--only=') ? arg.slice('--only='.length) : argv[++i] ?? '';
+			const names = value.split(',').map((name) => name.trim()).filter(Boolean);
 			const unknown = names.filter((name) => !FIGURES.includes(name as FigureName));
-			if (unknown.length > 0)
-				throw new Error(
-					`unknown figure(s) ${unknown.join(', ')}; choose from ${FIGURES.join(', ')}`,
-				);
+			if (unknown.length > 0) throw new Error(`unknown figure(s) ${unknown.join(', ')}; choose from ${FIGURES.join(', ')}`);
 			options.only = names as FigureName[];
 		} else if (arg === '--help' || arg === '-h') {
-			process.stdout.write(
-				'Usage: npm run bench -- [--quick] [--skip-test-time] [--only P1,P3,P4,P5,P6,test]\n',
-			);
+			process.stdout.write('Usage: npm run bench -- [--quick] [--skip-test-time] [--only P1,P3,P4,P5,P6,test]\n');
 			process.exit(0);
 		} else {
 			throw new Error(`unknown option ${arg}`);
@@ -69,8 +58,7 @@ async function main(): Promise<number> {
 		progress: (line) => process.stderr.write(`[bench] ${line}\n`),
 	};
 	const wanted = (name: FigureName) =>
-		(options.only === undefined || options.only.includes(name)) &&
-		!(name === 'test' && options.skipTestTime);
+		(options.only === undefined || options.only.includes(name)) && !(name === 'test' && options.skipTestTime);
 
 	const steps: Array<[FigureName, () => Promise<void>]> = [
 		['P1', async () => void (results.p1 = await runP1(context))],
@@ -101,9 +89,7 @@ async function main(): Promise<number> {
 	const file = path.join(folder, `${results.startedAt.replace(/[:.]/g, '-')}.json`);
 	writeFileSync(file, json);
 	writeFileSync(path.join(folder, 'latest.json'), json);
-	process.stdout.write(
-		`\nResults: ${path.relative(process.cwd(), file)} (and bench/results/latest.json)\n`,
-	);
+	process.stdout.write(`\nResults: ${path.relative(process.cwd(), file)} (and bench/results/latest.json)\n`);
 	// A figure missing its target is a finding, not a failure; only a crash is.
 	return Object.keys(results.errors).length > 0 ? 1 : 0;
 }
