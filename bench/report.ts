@@ -3,6 +3,7 @@ import type { P1Result } from './figures/p1';
 import type { P3Result } from './figures/p3';
 import type { P4Result } from './figures/p4';
 import type { P5Result } from './figures/p5';
+import type { P6Result } from './figures/p6';
 import type { TestTimeResult } from './figures/test-time';
 import type { Machine } from './machine';
 import { fixed, formatSummary, percent, thousands } from './stats';
@@ -16,6 +17,7 @@ export interface BenchResults {
 	p3?: P3Result;
 	p4?: P4Result;
 	p5?: P5Result;
+	p6?: P6Result;
 	testTime?: TestTimeResult;
 	/** Figures that crashed: name -> error message. */
 	errors: Record<string, string>;
@@ -153,6 +155,33 @@ function p5Rows(p5: P5Result): Row[] {
 	];
 }
 
+function p6Rows(p6: P6Result): Row[] {
+	const rows: Row[] = [];
+	for (const s of p6.scenarios) {
+		const r = s.report;
+		const single = s.name === 'one process';
+		const share = `${(r.refusedShare * 100).toFixed(1)} % (${r.refused} of ${r.requests})`;
+		const head = `P6 ${s.name}: ${s.orders} concurrent orders, one key, ${p6.limit} per ${p6.windowSeconds} s`;
+		rows.push([`${head} · share of requests answered 429`, share, single ? '< 1 %' : '< 5 %', met(r.refusedShare < (single ? 0.01 : 0.05))]);
+		rows.push([
+			`${head} · failed executions / duplicate / missing / not paid invoices`,
+			`${s.failed} / ${r.duplicate} / ${r.missing} / ${r.unpaid}`,
+			'0 / 0 / 0 / 0',
+			met(s.failed === 0 && r.duplicate === 0 && r.missing === 0 && r.unpaid === 0),
+		]);
+		rows.push([
+			`${head} · ceiling use (windows filled by the burst, last one left out)`,
+			r.ceilingUse === undefined ? 'one window' : percent(1)(r.ceilingUse),
+			single ? '≥ 95 %' : '',
+			single ? met((r.ceilingUse ?? 1) >= 0.95) : '',
+		]);
+		rows.push([`${head} · accepted requests per order`, r.requestsPerOrder.toFixed(2), '6 (the fewest the API allows)', met(r.requestsPerOrder <= 6)]);
+		rows.push([`${head} · time to drain / ideal`, `${(s.drainMs / 1000).toFixed(1)} s / ${(s.idealMs / 1000).toFixed(1)} s`, '', '']);
+	}
+	for (const [name, why] of Object.entries(p6.skipped)) rows.push([`P6 ${name}`, `not run: ${why}`, '', '']);
+	return rows;
+}
+
 function testTimeRow(t: TestTimeResult): Row {
 	const counts = t.tests !== undefined ? `; ${t.pass ?? '?'} of ${t.tests} tests passed` : '';
 	const how = t.timedOut ? `stopped after ${(t.wallMs / 1000).toFixed(0)} s: did not finish` : `exit ${t.exitCode}${counts}`;
@@ -170,6 +199,7 @@ export function renderTable(results: BenchResults): string {
 	if (results.p3) rows.push(...p3Rows(results.p3));
 	if (results.p4) rows.push(...p4Rows(results.p4));
 	if (results.p5) rows.push(...p5Rows(results.p5));
+	if (results.p6) rows.push(...p6Rows(results.p6));
 	if (results.testTime) rows.push(testTimeRow(results.testTime));
 	for (const [name, message] of Object.entries(results.errors)) {
 		rows.push([`${name} (crashed)`, message.replace(/\|/g, '\\|').replace(/\s+/g, ' ').slice(0, 200), '', '**no**']);

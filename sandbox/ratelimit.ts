@@ -13,6 +13,16 @@ interface Bucket {
 	dayUsed: number;
 }
 
+/** One rate-limit window of one credential: requests accepted and refused in it. */
+export interface WindowRecord {
+	startedAt: string;
+	accepted: number;
+	refused: number;
+}
+
+/** Windows kept in the history (the oldest are dropped first). */
+const MAX_WINDOWS = 1000;
+
 const secondsUntil = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 const nextUtcMidnight = (nowMs: number) => {
 	const d = new Date(nowMs);
@@ -21,11 +31,28 @@ const nextUtcMidnight = (nowMs: number) => {
 
 export class RateLimiter {
 	private buckets = new Map<string, Bucket>();
+	/** Ended windows, oldest first, and the current window of each bucket (`windows()`). */
+	private ended: WindowRecord[] = [];
+	private current = new Map<string, WindowRecord>();
 
 	constructor(private readonly config: () => RateLimitConfig) {}
 
 	reset(): void {
 		this.buckets.clear();
+		this.ended = [];
+		this.current.clear();
+	}
+
+	/** Every window seen since the last reset, in the order they started (for /_sandbox/stats). */
+	windows(): WindowRecord[] {
+		return [...this.ended, ...this.current.values()]
+			.sort((a, b) => a.startedAt.localeCompare(b.startedAt))
+			.map((w) => ({ ...w }));
+	}
+
+	private record(bucketId: string, field: 'accepted' | 'refused'): void {
+		const window = this.current.get(bucketId);
+		if (window) window[field]++;
 	}
 
 	/**
@@ -48,6 +75,14 @@ export class RateLimiter {
 		if (rateLimit && nowMs >= b.windowEnd) {
 			b.windowEnd = nowMs + rateLimit.windowSeconds * 1000;
 			b.used = 0;
+			const previous = this.current.get(bucketId);
+			if (previous) this.ended.push(previous);
+			if (this.ended.length > MAX_WINDOWS) this.ended.shift();
+			this.current.set(bucketId, {
+				startedAt: new Date(nowMs).toISOString(),
+				accepted: 0,
+				refused: 0,
+			});
 		}
 		if (b.dayUsed >= dailyQuota) {
 			const wait = String(secondsUntil(nextUtcMidnight(nowMs) - nowMs));
@@ -77,6 +112,7 @@ export class RateLimiter {
 		}
 		const reset = String(secondsUntil(b.windowEnd - nowMs));
 		if (b.used >= rateLimit.limit) {
+			this.record(bucketId, 'refused');
 			return {
 				headers: {
 					'RateLimit-Limit': String(rateLimit.limit),
@@ -96,6 +132,7 @@ export class RateLimiter {
 		}
 		b.used++;
 		b.dayUsed++;
+		this.record(bucketId, 'accepted');
 		return {
 			headers: {
 				'RateLimit-Limit': String(rateLimit.limit),

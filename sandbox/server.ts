@@ -123,6 +123,7 @@ export class App {
 			settlements: this.store.reglements.size,
 			events: this.webhooks.events.length,
 			webhookDeliveries: s.webhookDeliveries,
+			rateLimitWindows: this.limiter.windows(),
 		};
 	}
 

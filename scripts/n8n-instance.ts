@@ -8,7 +8,8 @@
  *   installs community packages and where it loads them from (n8n's manual install:
  *   `cd ~/.n8n/nodes && npm install <package>`; peer dependencies are left out, as n8n does).
  * - `n8nCli` runs an n8n CLI command (import, execute, ...) against the same user folder.
- * - `startN8n` starts `n8n start` in its own process group, logs to a file, waits until ready.
+ * - `startN8n` starts `n8n start` (or `n8n webhook`, `n8n worker`) in its own process group, logs
+ *   to a file, waits until ready; `startBackground` does the same for any program (Redis, ...).
  * - `N8nRest` talks to n8n's REST API as the owner (the API the editor uses).
  */
 import { spawn } from 'node:child_process';
@@ -154,6 +155,8 @@ export type N8nConfig = {
 	port: number;
 	/** Port of n8n's internal task broker (must differ between n8n processes running at once). */
 	brokerPort: number;
+	/** Set last, over the defaults: e.g. queue mode's database, Redis and encryption key. */
+	extraEnv?: Record<string, string>;
 };
 
 /** Environment for every n8n process: local only, quiet, no calls home at start-up. */
@@ -200,6 +203,7 @@ export function n8nEnvironment(config: N8nConfig): NodeJS.ProcessEnv {
 		N8N_AI_ENABLED: 'false',
 		N8N_DISABLED_MODULES: 'mcp-registry',
 		N8N_BLOCK_ENV_ACCESS_IN_NODE: 'true',
+		...config.extraEnv,
 	};
 }
 
@@ -275,26 +279,44 @@ export async function n8nExecute(
 export type RunningN8n = {
 	url: string;
 	pid: number;
-	/** Settles when the n8n process has exited (for whatever reason). */
+	/** Settles when the process has exited (for whatever reason). */
 	exited: Promise<void>;
-	/** Stops n8n (SIGTERM to its process group, SIGKILL after a grace period). Idempotent. */
+	/** Stops the process (its process group: `signal`, SIGKILL after a grace period). Idempotent. */
 	stop(): Promise<void>;
 };
 
-/** Starts `n8n start` and waits until it answers /healthz/readiness. */
-export async function startN8n(config: N8nConfig, timeoutMs = 4 * MINUTE): Promise<RunningN8n> {
-	const url = `http://127.0.0.1:${config.port}`;
-	fs.mkdirSync(config.paths.userFolder, { recursive: true });
-	const out = fs.openSync(config.paths.n8nLog, 'a');
-	const child = spawn(config.env.nodeBin, [config.env.n8nBin, 'start'], {
-		cwd: config.paths.userFolder,
-		env: n8nEnvironment(config),
+/** A program run in the background for a test or a demo (n8n, Redis, PostgreSQL...). */
+export type BackgroundSpec = {
+	/** For messages, e.g. "n8n worker". */
+	name: string;
+	command: string;
+	args: string[];
+	cwd: string;
+	env: NodeJS.ProcessEnv;
+	/** Its output goes there (appended). */
+	logFile: string;
+	/** Resolves true once the program answers. */
+	ready: () => Promise<boolean>;
+	timeoutMs: number;
+	/** First signal on stop (default SIGTERM). */
+	stopSignal?: NodeJS.Signals;
+};
+
+/**
+ * Starts a program in its own process group, logs to a file, and waits until `ready`. If this
+ * process exits first, the program goes with it.
+ */
+export async function startBackground(spec: BackgroundSpec): Promise<RunningN8n> {
+	fs.mkdirSync(path.dirname(spec.logFile), { recursive: true });
+	const out = fs.openSync(spec.logFile, 'a');
+	const child = spawn(spec.command, spec.args, {
+		cwd: spec.cwd,
+		env: spec.env,
 		stdio: ['ignore', out, out],
 		detached: true,
 	});
 	fs.closeSync(out);
 	const pid = child.pid!;
-	// If our own process exits first, n8n (and its task runner) goes with it.
 	const forget = killOnExit(pid);
 	let exited: string | undefined;
 	const exitPromise = new Promise<void>((resolve) => {
@@ -306,37 +328,62 @@ export async function startN8n(config: N8nConfig, timeoutMs = 4 * MINUTE): Promi
 	});
 	const stop = async () => {
 		if (exited) return;
-		killGroup(pid, 'SIGTERM');
+		killGroup(pid, spec.stopSignal ?? 'SIGTERM');
 		const killer = setTimeout(() => killGroup(pid, 'SIGKILL'), 20_000);
 		await exitPromise;
 		clearTimeout(killer);
-		killGroup(pid, 'SIGKILL'); // the task runner, if it outlived n8n
+		killGroup(pid, 'SIGKILL'); // a child (n8n's task runner), if it outlived the program
 	};
 
-	const deadline = Date.now() + timeoutMs;
+	const deadline = Date.now() + spec.timeoutMs;
 	for (;;) {
 		if (exited) {
 			throw new Error(
-				`n8n stopped during start-up (${exited}). Log: ${config.paths.n8nLog}\n${tail(config.paths.n8nLog, 30)}`,
+				`${spec.name} stopped during start-up (${exited}). Log: ${spec.logFile}\n${tail(spec.logFile, 30)}`,
 			);
 		}
-		try {
-			const response = await fetch(`${url}/healthz/readiness`, {
-				signal: AbortSignal.timeout(2000),
-			});
-			if (response.ok) break;
-		} catch {
-			// not listening yet
-		}
+		if (await spec.ready().catch(() => false)) break;
 		if (Date.now() > deadline) {
 			await stop();
 			throw new Error(
-				`n8n did not become ready within ${timeoutMs / 1000} s. Log: ${config.paths.n8nLog}\n${tail(config.paths.n8nLog, 30)}`,
+				`${spec.name} did not become ready within ${spec.timeoutMs / 1000} s. Log: ${spec.logFile}\n${tail(spec.logFile, 30)}`,
 			);
 		}
 		await new Promise((resolve) => setTimeout(resolve, 500));
 	}
-	return { url, pid, exited: exitPromise, stop };
+	return { url: '', pid, exited: exitPromise, stop };
+}
+
+/** True when `url` answers 2xx within 2 s. */
+export async function answersOk(url: string): Promise<boolean> {
+	const response = await fetch(url, { signal: AbortSignal.timeout(2000) });
+	return response.ok;
+}
+
+/**
+ * Starts an n8n process and waits until it answers its readiness check: `n8n start` by default
+ * (/healthz/readiness on its port); `command` runs another, e.g. `['webhook']` or
+ * `['worker', '--concurrency=10']` with `healthUrl` (a worker answers on QUEUE_HEALTH_CHECK_PORT).
+ */
+export async function startN8n(
+	config: N8nConfig,
+	timeoutMs = 4 * MINUTE,
+	options: { command?: string[]; healthUrl?: string } = {},
+): Promise<RunningN8n> {
+	const url = `http://127.0.0.1:${config.port}`;
+	const command = options.command ?? ['start'];
+	fs.mkdirSync(config.paths.userFolder, { recursive: true });
+	const running = await startBackground({
+		name: `n8n ${command[0]}`,
+		command: config.env.nodeBin,
+		args: [config.env.n8nBin, ...command],
+		cwd: config.paths.userFolder,
+		env: n8nEnvironment(config),
+		logFile: config.paths.n8nLog,
+		ready: async () => await answersOk(options.healthUrl ?? `${url}/healthz/readiness`),
+		timeoutMs,
+	});
+	return { ...running, url };
 }
 
 /** n8n's REST API (`/rest`), signed in as the owner with the session cookie. */
@@ -432,11 +479,12 @@ export class N8nRest {
 	/** Executions of a workflow, newest first: id, status ('success', 'error', ...), mode. */
 	async executions(
 		workflowId: string,
+		limit = 50,
 	): Promise<Array<{ id: string; status: string; mode: string }>> {
 		const filter = encodeURIComponent(JSON.stringify({ workflowId }));
 		const data = await this.request<{
 			results: Array<{ id: string; status: string; mode: string }>;
-		}>('GET', `/rest/executions?filter=${filter}&limit=50`);
+		}>('GET', `/rest/executions?filter=${filter}&limit=${limit}`);
 		return data.results;
 	}
 }

@@ -13,13 +13,11 @@ import {
 	RESET_MARGIN_SECONDS,
 	backoffSeconds,
 	decideRetry,
-	nextPaceState,
-	paceDelayMs,
 	parseRetryAfter,
 	rateLimitWaitSeconds,
 	readRateLimitHeaders,
 } from '../../nodes/shared/transport/rateLimit';
-import type { AttemptOutcome, PaceState } from '../../nodes/shared/transport/rateLimit';
+import type { AttemptOutcome } from '../../nodes/shared/transport/rateLimit';
 
 const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
 const fixed = (value: number) => () => value;
@@ -226,93 +224,4 @@ describe('retry policy', () => {
 	});
 });
 
-describe('pacing', () => {
-	test('no wait while the window has requests left; until the reset (plus margin) when it has none', () => {
-		assert.equal(paceDelayMs(undefined, NOW), 0);
-		assert.equal(paceDelayMs({ remaining: 3, windowEndsAtMs: NOW + 5000 }, NOW), 0);
-		assert.equal(
-			paceDelayMs({ remaining: 0, windowEndsAtMs: NOW + 5000 }, NOW),
-			5000 + RESET_MARGIN_SECONDS * 1000,
-		);
-		assert.equal(paceDelayMs({ remaining: 0, windowEndsAtMs: NOW - 1000 }, NOW), 0);
-	});
-
-	test('the window end is the tightest upper bound seen within one window', () => {
-		let state = nextPaceState(undefined, { remaining: 9, resetSeconds: 2 }, NOW);
-		assert.deepEqual(state, { remaining: 9, windowEndsAtMs: NOW + 2000 });
-		// 600 ms later the server says "2 s" again (rounded up from 1.4 s): the first bound stays.
-		state = nextPaceState(state, { remaining: 8, resetSeconds: 2 }, NOW + 600);
-		assert.deepEqual(state, { remaining: 8, windowEndsAtMs: NOW + 2000 });
-		// 1500 ms: "1 s" gives a tighter bound.
-		state = nextPaceState(state, { remaining: 7, resetSeconds: 1 }, NOW + 1500);
-		assert.deepEqual(state, { remaining: 7, windowEndsAtMs: NOW + 2000 });
-		// A new window (remaining went up) starts from its own bound.
-		state = nextPaceState(state, { remaining: 9, resetSeconds: 2 }, NOW + 2100);
-		assert.deepEqual(state, { remaining: 9, windowEndsAtMs: NOW + 4100 });
-		// No headers: the state is kept; a bare Retry-After closes the window for that long.
-		assert.equal(nextPaceState(state, {}, NOW + 2200), state);
-		assert.deepEqual(nextPaceState(state, { retryAfterSeconds: 3 }, NOW + 2200), {
-			remaining: 0,
-			windowEndsAtMs: NOW + 5200,
-		});
-	});
-
-	/**
-	 * A fake-time model of the sandbox's limiter (fixed window starting at the first request after
-	 * the previous one ended, Reset rounded up) and a sequential reader that paces with the
-	 * transport's functions. Over many windows the reader must use >= 95 % of the ceiling with
-	 * fewer than 1 % of requests answered 429 (cases where the reader, not the limit, is the
-	 * bottleneck are left out: the ceiling is not reachable there).
-	 */
-	function simulate(limit: number, windowSeconds: number, latencyMs: number, windows: number) {
-		let now = NOW;
-		let windowEnd = 0;
-		let used = 0;
-		let state: PaceState | undefined;
-		let ok = 0;
-		let refused = 0;
-		const end = NOW + windows * windowSeconds * 1000;
-		while (now < end) {
-			now += paceDelayMs(state, now);
-			const arrival = now + latencyMs / 2;
-			if (arrival >= windowEnd) {
-				windowEnd = arrival + windowSeconds * 1000;
-				used = 0;
-			}
-			const reset = Math.max(1, Math.ceil((windowEnd - arrival) / 1000));
-			let retryAfter: number | undefined;
-			if (used >= limit) {
-				refused++;
-				retryAfter = reset;
-			} else {
-				used++;
-				ok++;
-			}
-			now = arrival + latencyMs / 2;
-			const info = {
-				limit,
-				remaining: limit - used,
-				resetSeconds: reset,
-				retryAfterSeconds: retryAfter,
-			};
-			state = nextPaceState(state, info, now);
-			if (retryAfter !== undefined) now += rateLimitWaitSeconds(info, 0, fixed(0.5)).seconds * 1000;
-		}
-		const ceiling = (limit * (end - NOW)) / (windowSeconds * 1000);
-		return { ok, refused, usage: ok / ceiling };
-	}
-
-	for (const [limit, windowSeconds, latencyMs] of [
-		[10, 2, 5],
-		[10, 2, 40],
-		[100, 60, 40],
-		[100, 60, 300],
-		[5, 1, 10],
-	]) {
-		test(`keeps under the ceiling and uses it: ${limit} per ${windowSeconds} s, ${latencyMs} ms per request`, () => {
-			const { ok, refused, usage } = simulate(limit, windowSeconds, latencyMs, 12);
-			assert.ok(refused / (ok + refused) < 0.01, `429 share ${refused}/${ok + refused}`);
-			assert.ok(usage >= 0.95, `usage ${usage.toFixed(3)}`);
-		});
-	}
-});
+// Pacing (budgets, slots, windows) is covered in pacing.test.ts.

@@ -1,0 +1,209 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports */
+// P6 many executions, one rate budget: a burst of N concurrent order-to-invoice executions, all
+// with one key, against the sandbox (in its own process) with a fixed window. Reports requests
+// per order, the share answered 429, ceiling use (of the windows the burst filled, the share of
+// the limit used) and the time to drain against the ideal (the windows the accepted requests
+// need, the last one started). Side by side: one process (n8n-core's engine through the
+// harness), two processes (two harness processes, same key: what the RateLimit headers alone
+// give), and real n8n in queue mode (main, webhook processor, 2 workers; skipped by --quick).
+import { fork } from 'node:child_process';
+import path from 'node:path';
+
+import { EXAMPLE_IDS, loadExamples, wireExample } from '../../scripts/examples';
+import {
+	checkBurst,
+	freshKey,
+	idealDrainMs,
+	prepareBurst,
+	sandboxStats,
+} from '../../scripts/order-burst';
+import type { BurstPlan, BurstReport } from '../../scripts/order-burst';
+import { startQueueDeployment } from '../../scripts/queue-mode';
+import { runBurstInProcess } from '../../test/transport/order-burst';
+import { startBenchSandbox } from '../sandbox';
+import type { BenchSandbox } from '../sandbox';
+import type { FigureContext } from './types';
+
+export const P6_LIMIT = 30;
+export const P6_WINDOW_SECONDS = 10;
+
+export interface P6Scenario {
+	name: string;
+	orders: number;
+	failed: number;
+	report: BurstReport;
+	drainMs: number;
+	idealMs: number;
+}
+
+export interface P6Result {
+	limit: number;
+	windowSeconds: number;
+	scenarios: P6Scenario[];
+	/** Why a scenario was left out. */
+	skipped: Record<string, string>;
+}
+
+type Run = { failed: number; errors: string[]; drainMs: number };
+
+async function scenario(
+	sandbox: BenchSandbox,
+	name: string,
+	orders: number,
+	context: FigureContext,
+	run: (plan: BurstPlan, key: string) => Promise<Run>,
+	key?: string,
+): Promise<P6Scenario> {
+	context.progress(`P6 ${name}: ${orders} orders at ${P6_LIMIT} per ${P6_WINDOW_SECONDS} s...`);
+	const workflowKey = key ?? (await freshKey(sandbox, `p6 ${name}`));
+	const plan = await prepareBurst(sandbox, {
+		count: orders,
+		tag: `P6${name.replace(/\W/g, '').slice(0, 8).toUpperCase()}${Date.now() % 100000}`,
+		limit: P6_LIMIT,
+		windowSeconds: P6_WINDOW_SECONDS,
+	});
+	const before = await sandboxStats(sandbox);
+	const result = await run(plan, workflowKey);
+	const report = await checkBurst(sandbox, plan, before);
+	if (result.errors.length > 0)
+		context.progress(`P6 ${name}: ${result.errors.length} failed, first: ${result.errors[0]}`);
+	return {
+		name,
+		orders,
+		failed: result.failed,
+		report,
+		drainMs: result.drainMs,
+		idealMs: idealDrainMs(report.requests - report.refused, P6_LIMIT, P6_WINDOW_SECONDS),
+	};
+}
+
+/** Half the orders each in two child processes, started together. */
+async function twoProcesses(baseUrl: string, key: string, plan: BurstPlan): Promise<Run> {
+	const halves = [
+		plan.orders.filter((_, i) => i % 2 === 0),
+		plan.orders.filter((_, i) => i % 2 === 1),
+	];
+	const children = halves.map(() =>
+		// eslint-disable-next-line @n8n/community-nodes/no-dangerous-functions -- the benchmark runs measured code in child processes
+		fork(path.join(__dirname, 'p6-child.ts'), [baseUrl, key], {
+			execArgv: ['--import', 'tsx'],
+			stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+		}),
+	);
+	await Promise.all(
+		children.map((child) => new Promise((resolve) => child.once('message', resolve))),
+	);
+	const started = Date.now();
+	const results = await Promise.all(
+		children.map(
+			(child, i) =>
+				new Promise<Run>((resolve, reject) => {
+					child.once('message', (message) => resolve(message as Run));
+					child.once('exit', (code) => reject(new Error(`P6 child exited with ${code}`)));
+					child.send({ ...plan, orders: halves[i] });
+				}),
+		),
+	);
+	return {
+		failed: results.reduce((n, r) => n + r.failed, 0),
+		errors: results.flatMap((r) => r.errors),
+		drainMs: Date.now() - started,
+	};
+}
+
+export async function runP6(context: FigureContext): Promise<P6Result> {
+	const orders = context.quick ? 12 : 30;
+	const sandbox = await startBenchSandbox({ port: 0 });
+	const result: P6Result = {
+		limit: P6_LIMIT,
+		windowSeconds: P6_WINDOW_SECONDS,
+		scenarios: [],
+		skipped: {},
+	};
+	try {
+		result.scenarios.push(
+			await scenario(
+				sandbox,
+				'one process',
+				orders,
+				context,
+				async (plan, key) => await runBurstInProcess(sandbox.baseUrl, key, plan),
+			),
+		);
+		result.scenarios.push(
+			await scenario(
+				sandbox,
+				'two processes',
+				orders,
+				context,
+				async (plan, key) => await twoProcesses(sandbox.baseUrl, key, plan),
+			),
+		);
+		if (context.quick) {
+			result.skipped['queue mode'] = 'left out by --quick';
+		} else {
+			const workflows = loadExamples()
+				.map(({ workflow }) => workflow)
+				.filter((w) => w.id === EXAMPLE_IDS.orderToInvoice)
+				.map((w) => wireExample(w, { chatUrl: 'http://127.0.0.1:9/unused' }));
+			const webhookPath = String(
+				workflows[0].nodes.find((n) => n.type === 'n8n-nodes-base.webhook')!.parameters.path,
+			);
+			const queue = await startQueueDeployment({
+				sandboxBaseUrl: sandbox.baseUrl,
+				workflows,
+				log: (line) => context.progress(`P6 queue: ${line}`),
+			});
+			try {
+				await queue.rest.activate(EXAMPLE_IDS.orderToInvoice);
+				const queueOrders = context.quick ? 12 : 40;
+				result.scenarios.push(
+					await scenario(
+						sandbox,
+						'queue mode, 2 workers',
+						queueOrders,
+						context,
+						async (plan) => {
+							const started = Date.now();
+							const answers = await Promise.all(
+								plan.orders.map(async (order) => {
+									const response = await fetch(`${queue.webhookUrl}/webhook/${webhookPath}`, {
+										method: 'POST',
+										headers: { 'content-type': 'application/json' },
+										body: JSON.stringify(order),
+										signal: AbortSignal.timeout(10 * 60_000),
+									});
+									return { status: response.status, text: await response.text() };
+								}),
+							);
+							const drainMs = Date.now() - started;
+							const executions = await queue.rest.executions(EXAMPLE_IDS.orderToInvoice, 100);
+							const errors = [
+								...answers
+									.filter((a) => a.status !== 200)
+									.map((a) => `${a.status} ${a.text.slice(0, 200)}`),
+								...executions
+									.filter((e) => e.status !== 'success')
+									.map((e) => `execution ${e.id}: ${e.status}`),
+							];
+							return {
+								failed: Math.max(
+									answers.filter((a) => a.status !== 200).length,
+									executions.filter((e) => e.status !== 'success').length,
+								),
+								errors,
+								drainMs,
+							};
+						},
+						'sk_test_demo_full',
+					),
+				);
+			} finally {
+				await queue.stop();
+			}
+		}
+	} finally {
+		await sandbox.close();
+	}
+	return result;
+}

@@ -1,0 +1,100 @@
+// Credentials: the node's ERP credential after the guards, and what a request needs from it.
+import { NodeOperationError } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialsDecrypted,
+	IExecuteFunctions,
+	INode,
+} from 'n8n-workflow';
+
+import { credentialProblem, normalizeBaseUrl } from '../guards';
+import { notConnectedError, secretsOf } from './errors';
+import { budgetKey } from './pacing';
+import { authenticationOf } from './settings';
+import type { ErpContext, ErpCredentialType } from './types';
+
+/**
+ * The node's ERP credential after the guards (key prefix vs environment, https, /v1): for code
+ * that needs credential fields without sending a request, e.g. the trigger's manual mode reading
+ * `webhookSecret`. Throws NodeOperationError naming the problem; never shows the key.
+ */
+export async function getGuardedCredentials(
+	context: ErpContext,
+	itemIndex?: number,
+): Promise<ICredentialDataDecryptedObject> {
+	const authentication = authenticationOf(context, itemIndex);
+	const credentialType: ErpCredentialType = authentication === 'oAuth2' ? 'erpOAuth2Api' : 'erpApi';
+	const credentials = await (context as IExecuteFunctions).getCredentials(
+		credentialType,
+		itemIndex,
+	);
+	const problem = credentialProblem(credentials, authentication);
+	if (problem !== undefined) {
+		throw new NodeOperationError(context.getNode(), problem, { itemIndex, level: 'warning' });
+	}
+	return credentials;
+}
+
+/** What a request needs from the node and its credential, resolved once (per request or per list). */
+export interface Prepared {
+	node: INode;
+	authentication: 'apiKey' | 'oAuth2';
+	credentialType: ErpCredentialType;
+	/** API key credentials only: handed to n8n so that it does not decrypt them again. */
+	credentialsDecrypted?: ICredentialsDecrypted;
+	baseUrl: string;
+	host: string;
+	paceKey: string;
+	/** The credential's secret values, scrubbed from error texts. */
+	secrets: string[];
+}
+
+export async function prepare(
+	context: ErpContext,
+	itemIndex: number | undefined,
+): Promise<Prepared> {
+	const node = context.getNode();
+	const authentication = authenticationOf(context, itemIndex);
+	const credentialType: ErpCredentialType = authentication === 'oAuth2' ? 'erpOAuth2Api' : 'erpApi';
+	const credentials = await getGuardedCredentials(context, itemIndex);
+	if (authentication === 'oAuth2') {
+		const token = credentials.oauthTokenData as { access_token?: unknown } | undefined;
+		if (typeof token?.access_token !== 'string' || token.access_token === '') {
+			throw notConnectedError(node, itemIndex);
+		}
+	}
+	const baseUrl = normalizeBaseUrl(credentials.baseUrl);
+	const reference = node.credentials?.[credentialType];
+	// The server limits per key (or OAuth2 grant): one budget per credential type, base URL and
+	// key (the credential itself for OAuth2, whose tokens change), named by a hash.
+	const key =
+		typeof credentials.apiKey === 'string' && credentials.apiKey !== ''
+			? `key:${credentials.apiKey}`
+			: `credential:${reference?.id ?? reference?.name ?? ''}`;
+	return {
+		node,
+		authentication,
+		credentialType,
+		credentialsDecrypted:
+			authentication === 'apiKey' && reference?.id
+				? { id: reference.id, name: reference.name, type: credentialType, data: credentials }
+				: undefined,
+		baseUrl,
+		host: new URL(baseUrl).host,
+		paceKey: budgetKey(credentialType, baseUrl, key),
+		secrets: secretsOf(credentials),
+	};
+}
+
+/** The secrets to scrub from an error: OAuth2 tokens may have been refreshed since `prepare`. */
+export async function currentSecrets(context: ErpContext, prepared: Prepared): Promise<string[]> {
+	if (prepared.authentication !== 'oAuth2') return prepared.secrets;
+	try {
+		const fresh = await (context as IExecuteFunctions).getCredentials(prepared.credentialType);
+		return [...new Set([...secretsOf(fresh), ...prepared.secrets])].sort(
+			(a, b) => b.length - a.length,
+		);
+	} catch {
+		return prepared.secrets;
+	}
+}

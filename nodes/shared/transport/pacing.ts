@@ -1,0 +1,98 @@
+// The process-wide rate-limit budgets, one per credential type, base URL and key: every request
+// takes a slot before it is sent and gives its answer back (see the arithmetic in rateLimit.ts).
+// Waits use `sleep` from n8n-workflow and end when the execution is cancelled.
+import { createHash } from 'crypto';
+import { sleep } from 'n8n-workflow';
+
+import {
+	newBudget,
+	observeAnswer,
+	observeNoAnswer,
+	paceDecision,
+	pruneBudgets,
+	reserve,
+} from './rateLimit';
+import type { Budget, RateLimitInfo } from './rateLimit';
+
+const budgets = new Map<string, Budget>();
+
+/**
+ * The budget's name: a hash of the credential type, the base URL and the key (the API key, or
+ * the credential for OAuth2, whose tokens change), so that no secret is kept in clear.
+ */
+export function budgetKey(credentialType: string, baseUrl: string, key: string): string {
+	return createHash('sha256').update(`${credentialType}\n${baseUrl}\n${key}`).digest('hex');
+}
+
+/** A slot taken in a budget: hand it back with `settle` once the request has its outcome. */
+export interface Slot {
+	budget: Budget;
+	sentAtMs: number;
+	probe: boolean;
+	paced: boolean;
+	settled: boolean;
+}
+
+/**
+ * Waits, in the order of arrival (`first`: ahead of everyone, for a retry), until the budget has a
+ * slot, and takes it. A wait for the window's reset longer than `maxWaitMs` is not made: the
+ * request is sent at once, so that the server's 429 tells how long and the caller fails clearly.
+ */
+export async function takeSlot(
+	key: string,
+	options: { maxWaitMs: number; signal?: AbortSignal; first?: boolean },
+): Promise<Slot> {
+	const start = Date.now();
+	pruneBudgets(budgets, start);
+	let budget = budgets.get(key);
+	if (budget === undefined) {
+		budget = newBudget(start);
+		budgets.set(key, budget);
+	}
+	const ticket = budget.nextTicket++;
+	if (options.first) budget.queue.unshift(ticket);
+	else budget.queue.push(ticket);
+	try {
+		for (;;) {
+			const now = Date.now();
+			const decision = paceDecision(budget, budget.queue.indexOf(ticket), now);
+			const pastCap =
+				decision.action === 'wait' &&
+				decision.reason === 'reset' &&
+				decision.ms > options.maxWaitMs;
+			if (decision.action === 'send' || pastCap) {
+				const probe = decision.action === 'send' && decision.probe;
+				reserve(budget, now, probe);
+				return { budget, sentAtMs: now, probe, paced: !pastCap, settled: false };
+			}
+			await sleep(decision.ms, options.signal);
+		}
+	} finally {
+		const index = budget.queue.indexOf(ticket);
+		if (index >= 0) budget.queue.splice(index, 1);
+	}
+}
+
+/** Gives the slot back with what the answer said (nothing when there was no answer). Once only. */
+export function settle(
+	slot: Slot,
+	answer?: { status: number; apiCode?: string; info: RateLimitInfo },
+): void {
+	if (slot.settled) return;
+	slot.settled = true;
+	const now = Date.now();
+	if (answer === undefined) {
+		observeNoAnswer(slot.budget, slot.probe, now);
+		return;
+	}
+	observeAnswer(
+		slot.budget,
+		{ ...answer, sentAtMs: slot.sentAtMs, probe: slot.probe, paced: slot.paced },
+		now,
+	);
+}
+
+/** How many budgets this process keeps (for tests of the bound). */
+export function budgetCount(): number {
+	return budgets.size;
+}

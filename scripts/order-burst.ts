@@ -1,0 +1,204 @@
+/**
+ * A burst of concurrent orders for the order-to-invoice example, and its checks against the
+ * sandbox: used by the pacing test (through the harness), `npm run test:queue` (through real n8n
+ * in queue mode) and benchmark P6.
+ *
+ * - `prepareBurst` picks two articles with enough stock, sets the sandbox's rate limit and
+ *   returns the orders (as the shop posts them to the example's webhook).
+ * - `checkBurst` reads /_sandbox/stats first (so that the checks are not counted), lifts the rate
+ *   limit, then checks every order: exactly one invoice with its number in `reference_externe`,
+ *   paid in full by one settlement.
+ */
+import { SCOPES } from '../sandbox/schemas';
+
+export interface SandboxUrls {
+	/** http://127.0.0.1:PORT */
+	url: string;
+	/** url + '/v1' */
+	baseUrl: string;
+}
+
+/** An order as the shop posts it to the example's webhook. */
+export interface BurstOrder {
+	order_number: string;
+	financial_status: 'paid';
+	customer: { email: string; name: string };
+	line_items: Array<{ sku: string; quantity: number }>;
+}
+
+interface WindowRecord {
+	startedAt: string;
+	accepted: number;
+	refused: number;
+}
+
+interface Stats {
+	requests: number;
+	byStatus: Record<string, number>;
+	byPath: Record<string, number>;
+	rateLimitWindows?: WindowRecord[];
+}
+
+async function control(url: string, path: string, body?: unknown): Promise<unknown> {
+	const answer = await fetch(`${url}/_sandbox/${path}`, {
+		method: body === undefined ? 'GET' : 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	if (!answer.ok) throw new Error(`sandbox ${path}: ${answer.status} ${await answer.text()}`);
+	return await answer.json();
+}
+
+async function api(
+	sandbox: SandboxUrls,
+	key: string,
+	route: string,
+): Promise<{ data: Array<Record<string, unknown>>; pagination?: { next_cursor?: string | null } }> {
+	const answer = await fetch(`${sandbox.baseUrl}${route}`, {
+		headers: { authorization: `Bearer ${key}`, accept: 'application/json' },
+	});
+	if (!answer.ok) throw new Error(`sandbox GET ${route}: ${answer.status} ${await answer.text()}`);
+	return (await answer.json()) as never;
+}
+
+/** A fresh sandbox key with every scope (its own rate-limit bucket). */
+export async function freshKey(sandbox: SandboxUrls, name: string): Promise<string> {
+	const scopes = [...SCOPES];
+	return ((await control(sandbox.url, 'keys', { scopes, name })) as { key: string }).key;
+}
+
+export interface BurstPlan {
+	orders: BurstOrder[];
+	limit: number;
+	windowSeconds: number;
+	/** A key of its own for the checks. */
+	checkKey: string;
+}
+
+/**
+ * Picks two articles with stock for every order, sets the rate limit (which restarts the
+ * sandbox's windows and counters of the limit) and makes `count` orders numbered `<tag>-0001`...
+ */
+export async function prepareBurst(
+	sandbox: SandboxUrls,
+	options: { count: number; tag: string; limit: number; windowSeconds: number },
+): Promise<BurstPlan> {
+	const checkKey = await freshKey(sandbox, `burst checks ${options.tag}`);
+	await control(sandbox.url, 'config', { rateLimit: false });
+	const articles = (await api(sandbox, checkKey, '/articles?limit=100')).data.filter(
+		(a) => Number(a.stock) >= options.count * 2 && Number(a.seuil_alerte) === 0,
+	);
+	if (articles.length < 2) throw new Error('the sandbox has no two articles with enough stock');
+	const [a, b] = articles;
+	const orders: BurstOrder[] = Array.from({ length: options.count }, (_, i) => {
+		const number = `${options.tag}-${String(i + 1).padStart(4, '0')}`;
+		return {
+			order_number: number,
+			financial_status: 'paid',
+			customer: { email: `${number.toLowerCase()}@shop.example`, name: `Customer ${number}` },
+			// SKUs that are not in the example's table are used as article references as they are.
+			line_items: [
+				{ sku: String(a.reference), quantity: 1 },
+				{ sku: String(b.reference), quantity: 2 },
+			],
+		};
+	});
+	await control(sandbox.url, 'config', {
+		rateLimit: { limit: options.limit, windowSeconds: options.windowSeconds },
+	});
+	return { orders, limit: options.limit, windowSeconds: options.windowSeconds, checkKey };
+}
+
+export interface BurstReport {
+	orders: number;
+	/** API requests during the burst (429s included). */
+	requests: number;
+	/** Answered 429. */
+	refused: number;
+	refusedShare: number;
+	/** Accepted (not 429) requests per order. */
+	requestsPerOrder: number;
+	/** Orders with exactly one invoice, paid in full. */
+	settled: number;
+	/** Invoices beyond the first for an order. */
+	duplicate: number;
+	/** Orders without an invoice. */
+	missing: number;
+	/** Orders whose (single) invoice is not paid in full. */
+	unpaid: number;
+	/** Of the windows the burst filled (all but the last), the share of the limit used; undefined with one window. */
+	ceilingUse?: number;
+	windows: WindowRecord[];
+	byPath: Record<string, number>;
+}
+
+/** Reads the burst's counters, then checks every order's invoice (with the rate limit lifted). */
+export async function checkBurst(
+	sandbox: SandboxUrls,
+	plan: BurstPlan,
+	before?: Stats,
+): Promise<BurstReport> {
+	const after = (await control(sandbox.url, 'stats')) as Stats;
+	await control(sandbox.url, 'config', { rateLimit: false });
+	const diff = (name: string) => (after.byStatus[name] ?? 0) - (before?.byStatus[name] ?? 0);
+	const requests = after.requests - (before?.requests ?? 0);
+	const refused = diff('429');
+	const byPath: Record<string, number> = {};
+	for (const [path, n] of Object.entries(after.byPath)) {
+		const d = n - (before?.byPath[path] ?? 0);
+		if (d > 0) byPath[path] = d;
+	}
+	const windows = (after.rateLimitWindows ?? []).filter((w) => w.accepted + w.refused > 0);
+	const full = windows.slice(0, -1);
+	const ceilingUse =
+		full.length === 0
+			? undefined
+			: full.reduce((sum, w) => sum + w.accepted, 0) / (full.length * plan.limit);
+
+	let settled = 0;
+	let duplicate = 0;
+	let missing = 0;
+	let unpaid = 0;
+	for (const order of plan.orders) {
+		const invoices = (
+			await api(
+				sandbox,
+				plan.checkKey,
+				`/factures?reference_externe=${encodeURIComponent(order.order_number)}&limit=100`,
+			)
+		).data;
+		if (invoices.length === 0) {
+			missing++;
+			continue;
+		}
+		duplicate += invoices.length - 1;
+		const [invoice] = invoices;
+		if (invoice.statut === 'payee' && invoice.reste_a_payer === 0 && invoices.length === 1)
+			settled++;
+		else if (invoice.statut !== 'payee' || invoice.reste_a_payer !== 0) unpaid++;
+	}
+	return {
+		orders: plan.orders.length,
+		requests,
+		refused,
+		refusedShare: requests === 0 ? 0 : refused / requests,
+		requestsPerOrder: (requests - refused) / plan.orders.length,
+		settled,
+		duplicate,
+		missing,
+		unpaid,
+		ceilingUse,
+		windows,
+		byPath,
+	};
+}
+
+/** The sandbox's counters now (pass to checkBurst as `before` when the sandbox was used earlier). */
+export async function sandboxStats(sandbox: SandboxUrls): Promise<Stats> {
+	return (await control(sandbox.url, 'stats')) as Stats;
+}
+
+/** The ideal time to drain `accepted` requests at `limit` per window: the windows it needs, the last one started. */
+export function idealDrainMs(accepted: number, limit: number, windowSeconds: number): number {
+	return (Math.ceil(accepted / limit) - 1) * windowSeconds * 1000;
+}

@@ -1,0 +1,72 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports */
+/**
+ * Concurrency-aware pacing through real workflows: many executions of the order-to-invoice
+ * example's ERP nodes at once, through n8n-core's engine, with one key, against the sandbox with
+ * a small window. Assertions read the sandbox's /_sandbox/stats and state, not the clock.
+ */
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+
+import { startSandbox } from '../../sandbox';
+import type { SandboxHandle } from '../../sandbox';
+import { checkBurst, freshKey, prepareBurst, sandboxStats } from '../../scripts/order-burst';
+import { api } from './helpers';
+import { runBurstInProcess } from './order-burst';
+
+let sb: SandboxHandle;
+before(async () => {
+	sb = await startSandbox({ port: 0 });
+});
+after(async () => {
+	await sb.close();
+});
+
+const LIMIT = 30;
+const WINDOW_SECONDS = 4;
+
+test('control: the same window answers 429 to requests sent without pacing, and the stats count them', async () => {
+	const key = await freshKey(sb, 'control');
+	const plan = await prepareBurst(sb, {
+		count: 1,
+		tag: 'CTRL',
+		limit: LIMIT,
+		windowSeconds: WINDOW_SECONDS,
+	});
+	const before = await sandboxStats(sb);
+	// 45 requests at once, as 45 executions would send them if each saw "requests left".
+	const answers = await Promise.all(
+		Array.from({ length: 45 }, () => api(sb.baseUrl, key, 'GET', '/articles?limit=1')),
+	);
+	const report = await checkBurst(sb, plan, before);
+	assert.equal(answers.filter((a) => a.status === 429).length, 15);
+	assert.equal(report.refused, 15);
+	assert.equal(report.requests, 45);
+});
+
+test('24 concurrent orders with one key: no 429, every order invoiced once and paid', async (t) => {
+	const key = await freshKey(sb, 'burst');
+	const plan = await prepareBurst(sb, {
+		count: 24,
+		tag: 'BURST',
+		limit: LIMIT,
+		windowSeconds: WINDOW_SECONDS,
+	});
+	const before = await sandboxStats(sb);
+	const run = await runBurstInProcess(sb.baseUrl, key, plan);
+	const report = await checkBurst(sb, plan, before);
+	t.diagnostic(
+		`${report.requests} requests, ${report.refused} answered 429, ${report.requestsPerOrder} per order, ceiling use ${report.ceilingUse}, windows ${JSON.stringify(report.windows.map((w) => w.accepted))}`,
+	);
+	assert.deepEqual(run.errors, []);
+	assert.equal(report.missing, 0);
+	assert.equal(report.duplicate, 0);
+	assert.equal(report.unpaid, 0);
+	assert.equal(report.settled, 24);
+	// 6 accepted requests per order: client lookup and creation, 2 article references, invoice, settlement.
+	assert.equal(report.requests - report.refused, 24 * 6);
+	assert.equal(report.refused, 0, 'paced under the ceiling');
+	// The windows the burst filled were filled (the clock is not asserted, only the counts).
+	assert.ok(report.windows.length >= 5);
+	for (const window of report.windows.slice(0, -1))
+		assert.ok(window.accepted >= LIMIT - 1, JSON.stringify(report.windows));
+});

@@ -1,0 +1,446 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports */
+/**
+ * Pacing arithmetic (nodes/shared/transport/rateLimit.ts: budgets, slots, windows) with fake
+ * time: single decisions, then a discrete-event simulation of many concurrent executions (and
+ * several processes) against a model of the sandbox's limiter. The harness test
+ * (pacing-burst.test.ts) proves the same against the real sandbox.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+
+import {
+	ANSWER_POLL_MS,
+	BUDGET_IDLE_MS,
+	MAX_BUDGETS,
+	RESET_MARGIN_SECONDS,
+	isShared,
+	newBudget,
+	observeAnswer,
+	observeNoAnswer,
+	paceDecision,
+	pruneBudgets,
+	reserve,
+} from '../../nodes/shared/transport/rateLimit';
+import type { Budget } from '../../nodes/shared/transport/rateLimit';
+
+const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
+const MARGIN = RESET_MARGIN_SECONDS * 1000;
+
+const ok = (remaining: number, resetSeconds: number, limit = 10) => ({
+	status: 200,
+	info: { limit, remaining, resetSeconds },
+});
+
+/** A budget past its first window (not shared), with a known window. */
+function knownBudget(remaining: number, endsInMs: number): Budget {
+	const budget = newBudget(NOW);
+	budget.remaining = remaining;
+	budget.windowEndsAtMs = NOW + endsInMs;
+	budget.sharedUntilMs = NOW - 1;
+	budget.limit = 10;
+	return budget;
+}
+
+describe('decisions', () => {
+	test('nothing known: only the head of the queue is sent, as a probe; the others wait for its answer', () => {
+		const budget = newBudget(NOW);
+		assert.deepEqual(paceDecision(budget, 0, NOW), { action: 'send', probe: true });
+		assert.deepEqual(paceDecision(budget, 1, NOW), {
+			action: 'wait',
+			ms: ANSWER_POLL_MS,
+			reason: 'answer',
+		});
+		reserve(budget, NOW, true);
+		assert.equal(paceDecision(budget, 0, NOW).action, 'wait', 'one probe at a time');
+		observeAnswer(budget, { ...ok(9, 10), sentAtMs: NOW, probe: true, paced: true }, NOW + 5);
+		assert.equal(budget.probing, false);
+		assert.equal(budget.inFlight, 0);
+		assert.equal(budget.remaining, 9);
+		assert.equal(budget.windowEndsAtMs, NOW + 10_005);
+	});
+
+	test('a known budget hands out its remaining slots in queue order, counting requests in flight', () => {
+		const budget = knownBudget(3, 5000);
+		assert.equal(paceDecision(budget, 2, NOW).action, 'send');
+		assert.deepEqual(paceDecision(budget, 3, NOW), {
+			action: 'wait',
+			ms: 5000 + MARGIN,
+			reason: 'reset',
+		});
+		reserve(budget, NOW, false);
+		reserve(budget, NOW, false);
+		// 2 in flight: only one slot left, for the head.
+		assert.equal(paceDecision(budget, 0, NOW).action, 'send');
+		assert.equal(paceDecision(budget, 1, NOW).action, 'wait');
+		reserve(budget, NOW, false);
+		assert.deepEqual(paceDecision(budget, 0, NOW + 1000), {
+			action: 'wait',
+			ms: 4000 + MARGIN,
+			reason: 'reset',
+		});
+		// After the reset (plus margin) the window is unknown again: one probe, not a herd.
+		assert.deepEqual(paceDecision(budget, 0, NOW + 5000 + MARGIN), { action: 'send', probe: true });
+		assert.equal(paceDecision(budget, 1, NOW + 5000 + MARGIN).action, 'wait');
+	});
+
+	test('no RateLimit headers: requests go at once, as before; a bare Retry-After closes the window for that long', () => {
+		const budget = newBudget(NOW);
+		reserve(budget, NOW, true);
+		observeAnswer(
+			budget,
+			{ status: 200, info: {}, sentAtMs: NOW, probe: true, paced: true },
+			NOW + 5,
+		);
+		assert.equal(budget.unpaced, true);
+		for (const position of [0, 1, 50]) {
+			assert.deepEqual(paceDecision(budget, position, NOW + 10), { action: 'send', probe: false });
+		}
+		reserve(budget, NOW + 10, false);
+		observeAnswer(
+			budget,
+			{
+				status: 429,
+				info: { retryAfterSeconds: 3 },
+				sentAtMs: NOW + 10,
+				probe: false,
+				paced: true,
+			},
+			NOW + 20,
+		);
+		assert.deepEqual(paceDecision(budget, 0, NOW + 20), {
+			action: 'wait',
+			ms: 3000 + MARGIN,
+			reason: 'reset',
+		});
+		assert.equal(paceDecision(budget, 5, NOW + 3020 + MARGIN).action, 'send');
+	});
+
+	test('the window end is the tightest bound seen in it; answers out of order never raise the count', () => {
+		const budget = knownBudget(9, 2000);
+		reserve(budget, NOW + 100, false);
+		reserve(budget, NOW + 100, false);
+		// The later request's answer first (7 left), then the earlier one's (8 left).
+		observeAnswer(
+			budget,
+			{ ...ok(7, 2), sentAtMs: NOW + 100, probe: false, paced: true },
+			NOW + 600,
+		);
+		observeAnswer(
+			budget,
+			{ ...ok(8, 2), sentAtMs: NOW + 100, probe: false, paced: true },
+			NOW + 700,
+		);
+		assert.equal(budget.remaining, 7);
+		assert.equal(budget.windowEndsAtMs, NOW + 2000);
+		// A request sent after the known end starts a new window with its own bound.
+		reserve(budget, NOW + 2100, true);
+		observeAnswer(
+			budget,
+			{ ...ok(9, 10), sentAtMs: NOW + 2100, probe: true, paced: true },
+			NOW + 2110,
+		);
+		assert.equal(budget.remaining, 9);
+		assert.equal(budget.windowEndsAtMs, NOW + 12_110);
+	});
+
+	test('a failed request (no answer) gives its slot back', () => {
+		const budget = knownBudget(1, 5000);
+		reserve(budget, NOW, false);
+		assert.equal(paceDecision(budget, 0, NOW).action, 'wait');
+		observeNoAnswer(budget, false, NOW + 10);
+		assert.equal(paceDecision(budget, 0, NOW + 10).action, 'send');
+	});
+
+	test('signs of other consumers make the budget shared: each process takes its share', () => {
+		const budget = knownBudget(10, 10_000);
+		budget.windowMs = 10_000;
+		assert.equal(isShared(budget, NOW), false);
+		// We sent 1 request in this window, yet the server counts 4 used: someone else uses the key.
+		budget.sentAtMs = [];
+		reserve(budget, NOW, false);
+		observeAnswer(budget, { ...ok(6, 10), sentAtMs: NOW, probe: false, paced: true }, NOW + 10);
+		assert.equal(isShared(budget, NOW + 10), true);
+		// ceil(6 / 2) = 3 slots for us now.
+		assert.equal(paceDecision(budget, 2, NOW + 10).action, 'send');
+		assert.equal(paceDecision(budget, 3, NOW + 10).action, 'wait');
+		// It stays shared for a few windows after the last sign, then it is ours again.
+		assert.equal(isShared(budget, NOW + 10 + 25_000), true);
+		assert.equal(isShared(budget, NOW + 10 + 45_000), false);
+		// A 429 our count did not foresee while shared: one more consumer assumed.
+		reserve(budget, NOW + 20, false);
+		observeAnswer(
+			budget,
+			{
+				status: 429,
+				info: { limit: 10, remaining: 0, resetSeconds: 10, retryAfterSeconds: 10 },
+				sentAtMs: NOW + 20,
+				probe: false,
+				paced: true,
+			},
+			NOW + 30,
+		);
+		assert.equal(budget.consumers, 3);
+	});
+
+	test('first window: our share rounded up (a lone process uses it all); once others are seen: rounded down', () => {
+		const budget = newBudget(NOW);
+		reserve(budget, NOW, true);
+		observeAnswer(budget, { ...ok(7, 10, 8), sentAtMs: NOW, probe: true, paced: true }, NOW + 5);
+		assert.equal(isShared(budget, NOW + 5), false);
+		// ceil(7 / 2) = 4 now; the others wait for answers, not for the reset: the window has slots.
+		assert.equal(paceDecision(budget, 3, NOW + 5).action, 'send');
+		assert.deepEqual(paceDecision(budget, 4, NOW + 5), {
+			action: 'wait',
+			ms: ANSWER_POLL_MS,
+			reason: 'answer',
+		});
+		// The next window is ours alone unless something shows otherwise (1 used: our probe).
+		reserve(budget, NOW + 10_100, true);
+		observeAnswer(
+			budget,
+			{ ...ok(9, 10), sentAtMs: NOW + 10_100, probe: true, paced: true },
+			NOW + 10_105,
+		);
+		assert.equal(paceDecision(budget, 8, NOW + 10_105).action, 'send');
+		// 1 left while shared: floor(1 / 2) = 0, so two processes cannot both take it.
+		budget.sharedUntilMs = NOW + 60_000;
+		budget.remaining = 1;
+		assert.equal(paceDecision(budget, 0, NOW + 10_200).action, 'wait');
+	});
+
+	test('idle budgets are forgotten, and there are never more than MAX_BUDGETS', () => {
+		const budgets = new Map<string, Budget>();
+		for (let i = 0; i < MAX_BUDGETS + 50; i++) budgets.set(`k${i}`, newBudget(NOW + i));
+		const busy = newBudget(NOW - BUDGET_IDLE_MS * 2);
+		busy.inFlight = 1;
+		budgets.set('busy', busy);
+		pruneBudgets(budgets, NOW + MAX_BUDGETS + 50);
+		assert.equal(budgets.size, MAX_BUDGETS);
+		assert.ok(budgets.has('busy'), 'a budget in use is kept');
+		assert.ok(!budgets.has('k0') && budgets.has(`k${MAX_BUDGETS + 49}`), 'oldest idle go first');
+		pruneBudgets(budgets, NOW + MAX_BUDGETS + 50 + BUDGET_IDLE_MS + 1000);
+		assert.deepEqual([...budgets.keys()], ['busy']);
+	});
+});
+
+/**
+ * Discrete-event simulation: `executions` concurrent executions, each making `requestsEach`
+ * requests one after the other, spread over `processes` processes (one Budget each), against a
+ * model of the sandbox's limiter (a fixed window that starts at the first request after the
+ * previous one ended; Reset rounded up; refused requests not counted). Requests take the budget's
+ * slots as the transport does (queue, probe, answers); a 429 is retried first in the queue.
+ * `naive`: the control, requests are sent as soon as they are made, ignoring the budget.
+ */
+function simulate(options: {
+	limit: number;
+	windowSeconds: number;
+	latencyMs: number;
+	executions: number;
+	requestsEach: number;
+	processes?: number;
+	naive?: boolean;
+}) {
+	const { limit, windowSeconds, latencyMs, executions, requestsEach } = options;
+	const processes = options.processes ?? 1;
+	type Event = { at: number; seq: number; run: () => void };
+	const events: Event[] = [];
+	let seq = 0;
+	let now = NOW;
+	const at = (time: number, run: () => void) => {
+		events.push({ at: time, seq: seq++, run });
+	};
+	// The server.
+	let windowEnd = 0;
+	let used = 0;
+	let accepted = 0;
+	let refused = 0;
+	const windows: number[] = [];
+	const arrivals: number[] = [];
+	const serve = () => {
+		arrivals.push(now);
+		if (now >= windowEnd) {
+			if (windowEnd > 0) windows.push(used);
+			windowEnd = now + windowSeconds * 1000;
+			used = 0;
+		}
+		const reset = Math.max(1, Math.ceil((windowEnd - now) / 1000));
+		if (used >= limit) {
+			refused++;
+			return {
+				status: 429,
+				info: { limit, remaining: 0, resetSeconds: reset, retryAfterSeconds: reset },
+			};
+		}
+		used++;
+		accepted++;
+		return { status: 200, info: { limit, remaining: limit - used, resetSeconds: reset } };
+	};
+	const budgets = Array.from({ length: processes }, () => newBudget(NOW));
+	const admitted: number[] = [];
+	let done = 0;
+	let lastDone = NOW;
+
+	const request = (execution: number, left: number, first: boolean) => {
+		const budget = budgets[execution % processes];
+		const ticket = budget.nextTicket++;
+		if (first) budget.queue.unshift(ticket);
+		else budget.queue.push(ticket);
+		const check = () => {
+			const decision = options.naive
+				? ({ action: 'send', probe: false } as const)
+				: paceDecision(budget, budget.queue.indexOf(ticket), now);
+			if (decision.action === 'wait') return at(now + decision.ms, check);
+			budget.queue.splice(budget.queue.indexOf(ticket), 1);
+			admitted.push(ticket);
+			const sentAt = now;
+			reserve(budget, now, decision.probe);
+			at(now + latencyMs / 2, () => {
+				const answer = serve();
+				at(now + latencyMs / 2, () => {
+					observeAnswer(
+						budget,
+						{ ...answer, sentAtMs: sentAt, probe: decision.probe, paced: true },
+						now,
+					);
+					if (answer.status === 429) {
+						// Naive: wait for Retry-After, as the old transport did; paced: the budget waits.
+						const wait = options.naive ? (answer.info.retryAfterSeconds ?? 1) * 1000 : 0;
+						return at(now + wait, () => request(execution, left, true));
+					}
+					if (left > 1) return request(execution, left - 1, false);
+					done++;
+					lastDone = now;
+				});
+			});
+		};
+		check();
+	};
+	for (let e = 0; e < executions; e++) at(NOW, () => request(e, requestsEach, false));
+	while (events.length > 0) {
+		events.sort((a, b) => a.at - b.at || a.seq - b.seq);
+		const event = events.shift()!;
+		now = event.at;
+		event.run();
+	}
+	windows.push(used);
+	const total = executions * requestsEach;
+	const idealMs = (Math.ceil(total / limit) - 1) * windowSeconds * 1000 + latencyMs;
+	const full = windows.slice(0, -1);
+	return {
+		accepted,
+		refused,
+		done,
+		refusedShare: refused / (accepted + refused),
+		// Of the windows the burst filled (all but the last), the share of the ceiling used.
+		ceilingUse: full.length === 0 ? 1 : full.reduce((a, b) => a + b, 0) / (full.length * limit),
+		drainMs: lastDone - NOW,
+		idealMs,
+		arrivals,
+		admitted,
+	};
+}
+
+describe('many concurrent executions sharing one key (fake time)', () => {
+	for (const [limit, windowSeconds, latencyMs, executions, requestsEach] of [
+		[30, 10, 5, 30, 6],
+		[30, 10, 40, 60, 6],
+		[100, 60, 300, 40, 8],
+		[10, 2, 40, 12, 5],
+		[5, 1, 10, 8, 4],
+	]) {
+		test(`${executions} executions x ${requestsEach} requests, ${limit} per ${windowSeconds} s, ${latencyMs} ms: no 429, the ceiling used`, () => {
+			const run = simulate({ limit, windowSeconds, latencyMs, executions, requestsEach });
+			assert.equal(run.done, executions);
+			assert.equal(run.accepted, executions * requestsEach);
+			assert.equal(run.refused, 0, `${run.refused} answered 429`);
+			assert.ok(run.ceilingUse >= 0.95, `ceiling use ${run.ceilingUse.toFixed(3)}`);
+			assert.ok(
+				run.drainMs <= run.idealMs * 1.1 + 2000,
+				`drained in ${run.drainMs} ms, ideal ${run.idealMs}`,
+			);
+		});
+	}
+
+	test('control: without the budget the same burst is answered 429 many times', () => {
+		const run = simulate({
+			limit: 30,
+			windowSeconds: 10,
+			latencyMs: 5,
+			executions: 30,
+			requestsEach: 6,
+			naive: true,
+		});
+		assert.equal(run.done, 30);
+		assert.ok(run.refused > 30, `${run.refused} answered 429`);
+	});
+
+	test('no herd at the reset: the first request of each new window is alone until its answer', () => {
+		const latencyMs = 40;
+		const run = simulate({
+			limit: 10,
+			windowSeconds: 2,
+			latencyMs,
+			executions: 20,
+			requestsEach: 3,
+		});
+		assert.equal(run.refused, 0);
+		// Windows start at the first arrival after the previous one ended; the next arrival comes
+		// only after the probe's answer made it back (a full round trip later).
+		let windowEnd = 0;
+		let windowsSeen = 0;
+		for (let i = 0; i < run.arrivals.length - 1; i++) {
+			if (run.arrivals[i] < windowEnd) continue;
+			windowEnd = run.arrivals[i] + 2000;
+			windowsSeen++;
+			assert.ok(
+				run.arrivals[i + 1] - run.arrivals[i] >= latencyMs,
+				`window ${windowsSeen}: herd at the reset`,
+			);
+		}
+		assert.ok(windowsSeen >= 5);
+	});
+
+	test('slots are handed out first come, first served', () => {
+		const run = simulate({
+			limit: 5,
+			windowSeconds: 1,
+			latencyMs: 10,
+			executions: 12,
+			requestsEach: 1,
+		});
+		assert.deepEqual(
+			run.admitted,
+			[...run.admitted].sort((a, b) => a - b),
+		);
+		assert.equal(run.refused, 0);
+	});
+
+	test('two processes on one key: few 429s, measured against the same burst without the budget', (t) => {
+		const shared = simulate({
+			limit: 30,
+			windowSeconds: 10,
+			latencyMs: 20,
+			executions: 40,
+			requestsEach: 6,
+			processes: 2,
+		});
+		assert.equal(shared.done, 40);
+		assert.ok(shared.refusedShare < 0.05, `429 share ${(shared.refusedShare * 100).toFixed(1)} %`);
+		const naive = simulate({
+			limit: 30,
+			windowSeconds: 10,
+			latencyMs: 20,
+			executions: 40,
+			requestsEach: 6,
+			processes: 2,
+			naive: true,
+		});
+		t.diagnostic(
+			`two processes: ${shared.refused}/${shared.accepted + shared.refused} answered 429; control: ${naive.refused}/${naive.accepted + naive.refused}`,
+		);
+		assert.ok(
+			naive.refusedShare > 0.1,
+			`control 429 share ${(naive.refusedShare * 100).toFixed(1)} %`,
+		);
+	});
+});
