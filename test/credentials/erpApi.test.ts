@@ -6,7 +6,7 @@
  * (routing) node, here through n8n-core's WorkflowExecute against the sandbox.
  */
 import assert from 'node:assert/strict';
-import { after, afterEach, before, describe, test } from 'node:test';
+import { afterAll, afterEach, beforeAll, describe, test } from '@jest/globals';
 
 import type { IHttpRequestOptions, INodeType } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
@@ -53,10 +53,10 @@ const credentialTestNode: INodeType = {
 
 describe('ErpApi credential', () => {
 	let sb: SandboxHandle;
-	before(async () => {
+	beforeAll(async () => {
 		sb = await startSandbox({ port: 0 });
 	});
-	after(async () => {
+	afterAll(async () => {
 		await sb.close();
 	});
 	afterEach(async () => {

@@ -2,7 +2,7 @@
 // Input checks of the ERP node: the pure validators, then each refusal through a workflow run,
 // with the sandbox showing that no request arrived.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from '@jest/globals';
 
 import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
 
@@ -157,10 +157,10 @@ describe('validators', () => {
 
 describe('refusals in a workflow, before any request', () => {
 	let env: ErpTestEnv;
-	before(async () => {
+	beforeAll(async () => {
 		env = await startErpTestEnv();
 	});
-	after(async () => {
+	afterAll(async () => {
 		await env.close();
 	});
 

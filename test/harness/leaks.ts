@@ -8,10 +8,10 @@
  * known at that moment: a secret reaches the harness (credential, token persisted by n8n-core,
  * static data) before anything built from it can be seen.
  *
- * In a test file run by `node --test`, a file-level `after` hook (registered when the harness is
- * first imported) fails the file when anything leaked and prints what was checked.
+ * In a jest test file, a file-level `afterAll` hook (registered when the harness is first
+ * imported) fails the file when anything leaked and prints what was checked.
  */
-import { after } from 'node:test';
+import { afterAll } from '@jest/globals';
 
 /** Shorter values are not treated as secrets (they would match ordinary words). */
 export const MIN_SECRET_LENGTH = 8;
@@ -37,6 +37,8 @@ export interface LeakCounts {
 	outputs: number;
 	errors: number;
 	logLines: number;
+	/** Outbound requests scanned (recording servers, see scanRequest). */
+	requests: number;
 	/** Characters of text scanned. */
 	characters: number;
 	findings: number;
@@ -50,7 +52,7 @@ interface Secret {
 
 const secrets = new Map<string, Secret>();
 const findings: LeakFinding[] = [];
-const counts: Omit<LeakCounts, 'secrets' | 'findings'> = { outputs: 0, errors: 0, logLines: 0, characters: 0 };
+const counts: Omit<LeakCounts, 'secrets' | 'findings'> = { outputs: 0, errors: 0, logLines: 0, requests: 0, characters: 0 };
 
 /** Field names of credential data and static data whose string values are secrets (URLs are not: `accessTokenUrl`). */
 const SECRET_FIELD = /secret|password|token|api_?key|private_?key/i;
@@ -226,44 +228,40 @@ export function describeFinding(f: LeakFinding): string {
 	return `${f.secretKind} ${f.secretName} in ${f.capture} at ${f.where}: …${f.excerpt}…`;
 }
 
-/** Whether this process is a test file run by `node --test` (the runner sets NODE_TEST_CONTEXT). */
+/** Whether this runs inside a jest test file (jest sets JEST_WORKER_ID in its workers and in-band). */
 function inTestRunner(): boolean {
-	return process.env.NODE_TEST_CONTEXT !== undefined;
+	return process.env.JEST_WORKER_ID !== undefined;
 }
 
 let hookRegistered = false;
 
-function report(list: LeakFinding[]): void {
-	process.stdout.write(
-		`# SECRET LEAK: ${list.length} secret leak(s) in node outputs, errors or logs (the file fails):\n` +
-			list.slice(0, 20).map((f) => `#   ${describeFinding(f)}\n`).join(''),
+function leakReport(list: LeakFinding[]): string {
+	return (
+		`SECRET LEAK: ${list.length} secret leak(s) in node outputs, errors, logs or outbound requests (the file fails):\n` +
+		list
+			.slice(0, 20)
+			.map((f) => `  ${describeFinding(f)}\n`)
+			.join('')
 	);
-	process.exitCode = 1;
 }
 
 /**
  * Registers the file-level check (once). Called when the harness is first imported, at the top
- * level of a test file, so that the hook belongs to the file and runs after all its tests.
- * It fails the file through the exit code rather than by throwing: a throwing root `after` hook
- * would skip the file's own `after` hooks (closing servers), and the file would never exit.
- * Anything caught later (in the file's own `after` hooks) is reported when the process exits.
+ * level of a test file, so that the hook belongs to the file and runs after all its describe
+ * blocks (jest runs a block's own tests and nested blocks before its `afterAll` hooks). A leak
+ * fails the file: the hook throws, and jest still runs the file's other `afterAll` hooks.
  */
 export function registerFileLeakCheck(): void {
 	if (hookRegistered || !inTestRunner()) return;
 	hookRegistered = true;
-	let reported = 0;
-	after(() => {
+	afterAll(() => {
 		const c = leakCounts();
-		if (c.outputs + c.errors + c.logLines > 0) {
+		if (c.outputs + c.errors + c.logLines + c.requests > 0) {
 			process.stdout.write(
 				`# secret-leak check: ${c.secrets} secrets against ${c.outputs} outputs, ${c.errors} errors, ` +
-					`${c.logLines} log lines (${c.characters} characters): ${c.findings} leaks\n`,
+					`${c.logLines} log lines, ${c.requests} outbound requests (${c.characters} characters): ${c.findings} leaks\n`,
 			);
 		}
-		reported = findings.length;
-		if (findings.length > 0) report(findings);
-	});
-	process.once('exit', () => {
-		if (findings.length > reported) report(findings.slice(reported));
+		if (findings.length > 0) throw new Error(leakReport(findings));
 	});
 }

@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from '@jest/globals';
 
 import type { ICredentialType } from 'n8n-workflow';
 
@@ -32,7 +32,7 @@ describe('OAuth2 through n8n-core (tiny token server)', () => {
 	let valid = { access: 'at-1', refresh: 'rt-0' };
 	let issued = 0;
 	let server: RecordingServer;
-	before(async () => {
+	beforeAll(async () => {
 		server = await startRecordingServer((req) => {
 			if (req.url === '/token') {
 				const form = new URLSearchParams(req.body);
@@ -51,7 +51,7 @@ describe('OAuth2 through n8n-core (tiny token server)', () => {
 				: { status: 401, body: { error: 'expired' } };
 		});
 	});
-	after(async () => await server.close());
+	afterAll(async () => await server.close());
 
 	const run = (credentials: TestCredentials) =>
 		runWorkflow({
@@ -112,10 +112,10 @@ describe('OAuth2 through n8n-core (tiny token server)', () => {
 
 describe('connectOAuth2 against the sandbox', () => {
 	let sandbox: SandboxHandle;
-	before(async () => {
+	beforeAll(async () => {
 		sandbox = await startSandbox({ port: 0, tokenLifetimes: { accessTokenSeconds: 0.3 } });
 	});
-	after(async () => await sandbox.close());
+	afterAll(async () => await sandbox.close());
 
 	test('the PKCE flow yields a token that authorizes requests and is refreshed when it expires', async () => {
 		const credentials = new TestCredentials(

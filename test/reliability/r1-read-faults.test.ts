@@ -7,7 +7,7 @@
 // 0 failed executions. Then a fault that outlasts the retry budget: the execution fails with a
 // clear error and never hands on a partial list, also with Continue On Fail.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 
 import type { IDataObject } from 'n8n-workflow';
 
@@ -77,7 +77,7 @@ async function workerCredentials(sandbox: SandboxHandle, name: string): Promise<
 const figures: Figure[] = [];
 let sandbox: SandboxHandle;
 
-before(async () => {
+beforeAll(async () => {
 	sandbox = await startSandbox({
 		port: 0,
 		articles: ARTICLES,
@@ -85,7 +85,7 @@ before(async () => {
 	});
 });
 
-after(async () => {
+afterAll(async () => {
 	await sandbox?.close();
 	printFigures(figures);
 });

@@ -9,7 +9,7 @@
 // surfaced (an error item or a failed execution), never dropped; every order invoiced in the end.
 // A control run with idempotency keys turned off shows that the count does see duplicates.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
@@ -143,7 +143,7 @@ function account(
 	return complete;
 }
 
-before(async () => {
+beforeAll(async () => {
 	sandbox = await startSandbox({ port: 0, rateLimit: false, articles: 50 });
 	credentials = new TestCredentials({
 		erpApi: { apiKey: DEMO_KEYS.full, environment: 'sandbox', baseUrl: sandbox.baseUrl },
@@ -162,7 +162,7 @@ before(async () => {
 	articleId = String(article.body.id);
 });
 
-after(async () => {
+afterAll(async () => {
 	await sandbox?.close();
 	printFigures(figures);
 });

@@ -9,7 +9,7 @@
 // event accepted exactly once.
 import assert from 'node:assert/strict';
 import { createHmac, randomBytes } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 
 import fc from 'fast-check';
 import { Webhook } from 'standardwebhooks';
@@ -351,7 +351,7 @@ const figures: Figure[] = [];
 let sandbox: SandboxHandle;
 let trigger: TriggerHandle;
 
-before(async () => {
+beforeAll(async () => {
 	sandbox = await startSandbox({ port: 0, rateLimit: false });
 	const credentials = new TestCredentials({
 		erpApi: { apiKey: DEMO_KEYS.full, environment: 'sandbox', baseUrl: sandbox.baseUrl },
@@ -363,7 +363,7 @@ before(async () => {
 	});
 });
 
-after(async () => {
+afterAll(async () => {
 	await trigger?.deactivate();
 	await sandbox?.close();
 	printFigures(figures);

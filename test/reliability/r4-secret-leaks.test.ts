@@ -8,7 +8,7 @@
 // planted on purpose in an output, an error, a log line and console output are each caught.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 
 import type {
 	IDataObject,
@@ -133,12 +133,12 @@ function echoAnswer(req: RecordedRequest): {
 	return { status, headers, body: bodies[shape % bodies.length] };
 }
 
-before(async () => {
+beforeAll(async () => {
 	sandbox = await startSandbox({ port: 0, rateLimit: false });
 	hostile = await startRecordingServer(echoAnswer);
 });
 
-after(async () => {
+afterAll(async () => {
 	await hostile?.close();
 	await sandbox?.close();
 	printFigures(figures);

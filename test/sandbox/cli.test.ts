@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { it } from 'node:test';
+import { it } from '@jest/globals';
 import { DEMO_KEYS, DEMO_OAUTH_CLIENT } from '../../sandbox';
 import { call, errorCode } from './client';
 

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { afterAll, beforeAll, beforeEach, describe, it } from '@jest/globals';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { startSandbox } from '../../sandbox';
 import { eventSchema } from '../../sandbox/schemas';
@@ -67,7 +67,7 @@ const register = async (events: string[], url = receiver.url) => {
 	return r.json as { id: string; secret: string; status: string };
 };
 
-before(async () => {
+beforeAll(async () => {
 	await receiver.start();
 	sandbox = await startSandbox({
 		port: 0,
@@ -75,7 +75,7 @@ before(async () => {
 		webhookRetry: { baseMs: 30, maxAttempts: 4, timeoutMs: 1000 },
 	});
 });
-after(async () => {
+afterAll(async () => {
 	await sandbox.close();
 	await receiver.stop();
 });

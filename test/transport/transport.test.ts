@@ -5,7 +5,7 @@
  * /_sandbox/stats and state, not only the node's output.
  */
 import assert from 'node:assert/strict';
-import { after, afterEach, before, describe, test } from 'node:test';
+import { afterAll, afterEach, beforeAll, describe, test } from '@jest/globals';
 
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
@@ -16,10 +16,10 @@ import { startRecordingServer } from '../harness/fixtures';
 import { api, apiKeyCredentials, control, newKey, runCall, stats } from './helpers';
 
 let sb: SandboxHandle;
-before(async () => {
+beforeAll(async () => {
 	sb = await startSandbox({ port: 0 });
 });
-after(async () => {
+afterAll(async () => {
 	await sb.close();
 });
 afterEach(async () => {

@@ -4,7 +4,7 @@
 // `standardwebhooks` package with the registration's secret) that must be refused.
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 
 import type { IDataObject } from 'n8n-workflow';
 
@@ -24,7 +24,7 @@ let allListener: TriggerListener;
 let salesOnly: TriggerHandle;
 let salesListener: TriggerListener;
 
-before(async () => {
+beforeAll(async () => {
 	// A short retry schedule: a refused delivery is retried once after 10 ms, not over minutes.
 	sandbox = await startSandbox({
 		port: 0,
@@ -49,7 +49,7 @@ before(async () => {
 	});
 	salesListener = await salesOnly.listen();
 });
-after(async () => {
+afterAll(async () => {
 	await all?.deactivate();
 	await salesOnly?.deactivate();
 	await sandbox.close();
