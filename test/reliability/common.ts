@@ -68,10 +68,10 @@ export function printFigures(figures: Figure[]): void {
 }
 
 /** The figures the suites of this run have printed so far, and forgets them. */
-export function takeSummary(): Array<Figure & { size: string }> {
-	if (!existsSync(SUMMARY_FILE)) return [];
-	const lines = readFileSync(SUMMARY_FILE, 'utf8').split('\n').filter(Boolean);
-	rmSync(SUMMARY_FILE, { force: true });
+export function takeSummary(file = SUMMARY_FILE): Array<Figure & { size: string }> {
+	if (!existsSync(file)) return [];
+	const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean);
+	rmSync(file, { force: true });
 	return lines.map((line) => JSON.parse(line) as Figure & { size: string });
 }
 

@@ -36,12 +36,7 @@ function runSuitesAlone(): ReturnType<typeof takeSummary> {
 		},
 	);
 	assert.equal(child.status, 0, `the reliability suites failed:\n${child.stderr.slice(-4000)}`);
-	process.env.ERP_RELIABILITY_SUMMARY = summary;
-	try {
-		return takeSummary();
-	} finally {
-		delete process.env.ERP_RELIABILITY_SUMMARY;
-	}
+	return takeSummary(summary);
 }
 
 describe('R1 to R5 table', () => {
