@@ -17,7 +17,7 @@ import { Workflow } from 'n8n-workflow';
 import { DEMO_KEYS, startSandbox } from '../../sandbox';
 import type { SandboxHandle } from '../../sandbox';
 import type { NodeSpec, RunWorkflowResult } from '../harness';
-import { TestCredentials, credentialRef, runWorkflow } from '../harness';
+import { TestCredentials, credentialRef, runWorkflow, scanError, scanOutput } from '../harness';
 import { createAdditionalData } from '../harness/additional-data';
 import { HarnessNodeTypes, initRuntime } from '../harness/runtime';
 
@@ -124,7 +124,15 @@ export async function startErpTestEnv(): Promise<ErpTestEnv> {
 		>;
 		const fn = methods[kind]?.[method];
 		assert.ok(fn, `the node has no ${kind} method ${method}`);
-		return await fn.call(context, ...args);
+		// What the editor shows (R4): scanned for secrets like any output, errors too.
+		try {
+			const result = await fn.call(context, ...args);
+			scanOutput(`${kind} ${method}`, result);
+			return result;
+		} catch (error) {
+			scanError(`${kind} ${method}`, error);
+			throw error;
+		}
 	};
 
 	return {

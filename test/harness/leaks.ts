@@ -11,6 +11,8 @@
  * In a jest test file, a file-level `afterAll` hook (registered when the harness is first
  * imported) fails the file when anything leaked and prints what was checked.
  */
+import { types } from 'node:util';
+
 import { afterAll } from '@jest/globals';
 
 /** Shorter values are not treated as secrets (they would match ordinary words). */
@@ -19,7 +21,7 @@ export const MIN_SECRET_LENGTH = 8;
 const MAX_DEPTH = 12;
 
 export type SecretKind = 'credential' | 'oauthToken' | 'webhookSecret' | 'other';
-export type CaptureKind = 'output' | 'error' | 'log';
+export type CaptureKind = 'output' | 'error' | 'log' | 'request' | 'staticData';
 
 export interface LeakFinding {
 	/** Where it was seen, e.g. `workflow w1 > node "ERP" > output`. Never contains the secret. */
@@ -48,7 +50,51 @@ interface Secret {
 	value: string;
 	kind: SecretKind;
 	name: string;
+	/** The origins this secret may be sent to (its credential's URLs); empty: not known. */
+	origins: Set<string>;
+	/** The forms it is searched in: raw, JSON-escaped, URL-encoded, base64 (three alignments), prefix. */
+	forms: string[];
 }
+
+/** Shortest prefix of a secret that counts as the secret (a truncated copy still leaks). */
+export const MIN_PREFIX_LENGTH = 12;
+
+/** The forms a secret can take on its way out. */
+export function secretForms(value: string): string[] {
+	const forms = new Set<string>([
+		value,
+		JSON.stringify(value).slice(1, -1),
+		encodeURIComponent(value),
+		new URLSearchParams({ v: value }).toString().slice(2),
+	]);
+	// base64 of the secret at any byte offset inside a longer encoded text: encode it after 0, 1
+	// or 2 filler bytes and keep the characters that do not depend on the neighbours.
+	const bytes = Buffer.from(value, 'utf8');
+	for (const pad of [0, 1, 2]) {
+		const encoded = Buffer.concat([Buffer.alloc(pad), bytes]).toString('base64');
+		const start = pad === 0 ? 0 : pad === 1 ? 2 : 3;
+		const tailBytes = (pad + bytes.length) % 3;
+		const end = encoded.replace(/=+$/, '').length - (tailBytes === 0 ? 0 : 1);
+		const core = encoded.slice(start, end);
+		if (core.length >= MIN_PREFIX_LENGTH) {
+			forms.add(core);
+			forms.add(core.replace(/\+/g, '-').replace(/\//g, '_'));
+		}
+	}
+	// Truncated: a long enough prefix (at least 12 characters and 60% of the secret).
+	const prefixLength = Math.max(MIN_PREFIX_LENGTH, Math.ceil(value.length * 0.6));
+	if (prefixLength < value.length) forms.add(value.slice(0, prefixLength));
+	return [...forms];
+}
+
+const originOf = (value: unknown): string | undefined => {
+	if (typeof value !== 'string' || !/^https?:\/\//i.test(value)) return undefined;
+	try {
+		return new URL(value).origin;
+	} catch {
+		return undefined;
+	}
+};
 
 const secrets = new Map<string, Secret>();
 const findings: LeakFinding[] = [];
@@ -61,13 +107,18 @@ const isSecretField = (name: string) => SECRET_FIELD.test(name) && !NOT_SECRET_F
 const OAUTH_TOKEN_FIELDS = ['access_token', 'refresh_token', 'id_token'];
 
 /** Registers a secret (ignored when not a string or shorter than MIN_SECRET_LENGTH). */
-export function registerSecret(value: unknown, kind: SecretKind, name: string): void {
+export function registerSecret(value: unknown, kind: SecretKind, name: string, origins: string[] = []): void {
 	if (typeof value !== 'string') return;
 	const trimmed = value.trim();
-	if (trimmed.length < MIN_SECRET_LENGTH || secrets.has(trimmed)) return;
-	secrets.set(trimmed, { value: trimmed, kind, name });
+	if (trimmed.length < MIN_SECRET_LENGTH) return;
+	const known = secrets.get(trimmed);
+	if (known) {
+		for (const origin of origins) known.origins.add(origin);
+		return;
+	}
+	secrets.set(trimmed, { value: trimmed, kind, name, origins: new Set(origins), forms: secretForms(trimmed) });
 	// A webhook secret's key part (after `whsec_`) is as secret as the whole.
-	if (trimmed.startsWith('whsec_')) registerSecret(trimmed.slice('whsec_'.length), kind, `${name} (key part)`);
+	if (trimmed.startsWith('whsec_')) registerSecret(trimmed.slice('whsec_'.length), kind, `${name} (key part)`, origins);
 }
 
 /**
@@ -80,13 +131,15 @@ export function registerCredentialSecrets(
 	passwordFields: string[] = [],
 ): void {
 	if (!data) return;
+	// Where the credential's secrets may go: the origins of its URLs (base URL, token URL...).
+	const origins = Object.values(data).flatMap((value) => originOf(value) ?? []);
 	for (const [field, value] of Object.entries(data)) {
 		if (field === 'oauthTokenData' && value && typeof value === 'object') {
 			for (const tokenField of OAUTH_TOKEN_FIELDS) {
-				registerSecret((value as Record<string, unknown>)[tokenField], 'oauthToken', `${type}.oauthTokenData.${tokenField}`);
+				registerSecret((value as Record<string, unknown>)[tokenField], 'oauthToken', `${type}.oauthTokenData.${tokenField}`, origins);
 			}
 		} else if (passwordFields.includes(field) || isSecretField(field)) {
-			registerSecret(value, field === 'webhookSecret' ? 'webhookSecret' : 'credential', `${type}.${field}`);
+			registerSecret(value, field === 'webhookSecret' ? 'webhookSecret' : 'credential', `${type}.${field}`, origins);
 		}
 	}
 }
@@ -136,8 +189,9 @@ export function textOf(value: unknown): string {
 			for (const entry of v) walk(entry, depth + 1);
 			return;
 		}
-		const names = v instanceof Error ? Object.getOwnPropertyNames(v) : Object.keys(v);
-		if (v instanceof Error && !names.includes('message')) names.push('message');
+		const isError = v instanceof Error || types.isNativeError(v);
+		const names = isError ? Object.getOwnPropertyNames(v) : Object.keys(v);
+		if (isError && !names.includes('message')) names.push('message');
 		for (const name of names) {
 			let entry: unknown;
 			try {
@@ -161,12 +215,22 @@ function excerptAround(text: string, index: number, secret: string): string {
 }
 
 /** Scans a text for every registered secret (also in its JSON-escaped form); returns the new findings. */
-function scanText(text: string, where: string, capture: CaptureKind): LeakFinding[] {
+function scanText(
+	text: string,
+	where: string,
+	capture: CaptureKind,
+	include: (secret: Secret) => boolean = () => true,
+): LeakFinding[] {
 	counts.characters += text.length;
+	// Basic credentials and other base64 tokens are also scanned decoded.
+	const decoded = (text.match(/[A-Za-z0-9+/_-]{16,}={0,2}/g) ?? [])
+		.map((token) => Buffer.from(token, token.includes('-') || token.includes('_') ? 'base64url' : 'base64').toString('utf8'))
+		.filter((s) => /^[\x20-\x7e]*$/.test(s));
+	if (decoded.length > 0) text = `${text}\n${decoded.join('\n')}`;
 	const found: LeakFinding[] = [];
 	for (const secret of secrets.values()) {
-		const forms = [secret.value, JSON.stringify(secret.value).slice(1, -1)];
-		for (const form of forms) {
+		if (!include(secret)) continue;
+		for (const form of secret.forms) {
 			const index = text.indexOf(form);
 			if (index === -1) continue;
 			found.push({
@@ -193,6 +257,33 @@ export function scanOutput(where: string, value: unknown): LeakFinding[] {
 export function scanError(where: string, error: unknown): LeakFinding[] {
 	counts.errors += 1;
 	return scanText(textOf(error), where, 'error');
+}
+
+/**
+ * Scans an outbound request that reached a server of the test (a recording server) at `origin`:
+ * a registered secret whose credential names other origins must not be in it (method, URL,
+ * headers, body). Secrets whose origins are not known are not judged here.
+ */
+export function scanRequest(
+	where: string,
+	origin: string,
+	request: { method: string; url: string; headers: unknown; body: string },
+): LeakFinding[] {
+	counts.requests += 1;
+	return scanText(
+		textOf([request.method, request.url, request.headers, request.body]),
+		`${where} (request to ${origin})`,
+		'request',
+		(secret) => secret.origins.size > 0 && !secret.origins.has(origin),
+	);
+}
+
+/**
+ * Scans a workflow's static data: the trigger keeps its own webhook secret there, nothing else
+ * secret (an API key, a token, a client secret) may land in it.
+ */
+export function scanStaticData(workflowId: string, data: unknown): LeakFinding[] {
+	return scanText(textOf(data), `static data of ${workflowId}`, 'staticData', (secret) => secret.kind !== 'webhookSecret');
 }
 
 /** Scans one log line: its message and metadata. */

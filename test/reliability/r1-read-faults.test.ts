@@ -297,7 +297,11 @@ async function budgetExceeded(): Promise<void> {
 			done.length,
 			BUDGET_CASES.length,
 		),
-		note(SUITE, 'duration of the retry-budget cases (s)', ((Date.now() - started) / 1000).toFixed(1)),
+		note(
+			SUITE,
+			'duration of the retry-budget cases (s)',
+			((Date.now() - started) / 1000).toFixed(1),
+		),
 	);
 	for (const outcome of outcomes) if (outcome.status === 'rejected') throw outcome.reason;
 }

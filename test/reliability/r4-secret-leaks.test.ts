@@ -25,6 +25,7 @@ import {
 	TestCredentials,
 	activateTrigger,
 	connectOAuth2,
+	describeFinding,
 	leakCounts,
 	leakFindings,
 	runWorkflow,
@@ -179,6 +180,93 @@ function leakyNode(leak: 'output' | 'error' | 'log'): INodeType {
 }
 
 describe(SUITE, () => {
+	it("on the wire: a secret sent to another origin than its credential's is caught raw, JSON-escaped, base64 (Basic), URL-encoded and truncated", async () => {
+		const apiKey = `sk_test_${randomBytes(16).toString('hex')}`;
+		const clientSecret = `cs_${randomBytes(16).toString('hex')}`;
+		const elsewhere = await startRecordingServer();
+		const home = await startRecordingServer();
+		try {
+			// Storing the credential registers its secrets and the origins of its URLs.
+			const credentials = new TestCredentials({
+				erpApi: { apiKey, environment: 'sandbox', baseUrl: `${home.url}/v1` },
+				erpOAuth2Api: {
+					environment: 'sandbox',
+					baseUrl: `${home.url}/v1`,
+					accessTokenUrl: `${home.url}/oauth/token`,
+					clientId: 'client-1',
+					clientSecret,
+				},
+			});
+			assert.ok(credentials.get('erpApi'));
+			const send = async (
+				server: RecordingServer,
+				init: { path?: string; headers?: Record<string, string>; body?: string },
+			) => {
+				const answer = await fetch(`${server.url}${init.path ?? '/'}`, {
+					method: init.body === undefined ? 'GET' : 'POST',
+					headers: init.headers,
+					body: init.body,
+				});
+				await answer.text();
+			};
+			const forms: Array<
+				[string, { path?: string; headers?: Record<string, string>; body?: string }, string]
+			> = [
+				['raw header', { headers: { authorization: `Bearer ${apiKey}` } }, 'erpApi.apiKey'],
+				['JSON-escaped body', { body: JSON.stringify({ note: `"${apiKey}"\n` }) }, 'erpApi.apiKey'],
+				[
+					'base64 in a Basic header',
+					{
+						headers: {
+							authorization: `Basic ${Buffer.from(`client-1:${clientSecret}`).toString('base64')}`,
+						},
+					},
+					'erpOAuth2Api.clientSecret',
+				],
+				[
+					'URL-encoded query',
+					{ path: `/x?k=${encodeURIComponent(`${apiKey} /`)}` },
+					'erpApi.apiKey',
+				],
+				['truncated', { body: `prefix ${apiKey.slice(0, 28)}` }, 'erpApi.apiKey'],
+			];
+			const caught: string[] = [];
+			for (const [form, init, secretName] of forms) {
+				const mark = leakFindings().length;
+				await send(elsewhere, init);
+				const found = takeFindingsSince(mark);
+				if (found.some((f) => f.capture === 'request' && f.secretName === secretName))
+					caught.push(form);
+			}
+			// Control: the same requests to the credential's own origin are not leaks.
+			const mark = leakFindings().length;
+			for (const [, init] of forms) await send(home, init);
+			const atHome = takeFindingsSince(mark);
+			figures.push(
+				exactly(
+					SUITE,
+					`wire: forms caught at a foreign origin (${forms.map(([f]) => f).join(', ')})`,
+					caught.length,
+					forms.length,
+				),
+				exactly(
+					SUITE,
+					"wire: findings for the same requests to the credential's origin (control)",
+					atHome.length,
+					0,
+				),
+			);
+			assert.deepEqual(
+				caught,
+				forms.map(([form]) => form),
+			);
+			assert.deepEqual(atHome.map(describeFinding), []);
+		} finally {
+			await elsewhere.close();
+			await home.close();
+		}
+	});
+
 	it('catches leaks planted in an output, an error description, a log line and console output', async () => {
 		const credentials = new TestCredentials({
 			erpApi: {

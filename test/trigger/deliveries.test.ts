@@ -12,7 +12,15 @@ import { DEMO_KEYS, startSandbox } from '../../sandbox';
 import type { SandboxHandle } from '../../sandbox';
 import { TestCredentials, activateTrigger } from '../harness';
 import type { TriggerHandle, TriggerListener } from '../harness';
-import { api, control, freezeClock, newSecret, nowSeconds, signedDelivery, waitFor } from './helpers';
+import {
+	api,
+	control,
+	freezeClock,
+	newSecret,
+	nowSeconds,
+	signedDelivery,
+	waitFor,
+} from './helpers';
 import { hasSeen, readSeen } from '../../nodes/ErpTrigger/replay';
 
 let sandbox: SandboxHandle;
