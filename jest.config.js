@@ -14,6 +14,9 @@ module.exports = {
 	},
 	setupFiles: ['<rootDir>/test/harness/jest-setup.ts'],
 	testTimeout: 20_000,
+	// A test that timed out may leave its work running (an endless pagination loop, a server it
+	// never closed): once every file has run and reported, the process exits all the same.
+	forceExit: true,
 	testSequencer: '<rootDir>/test/harness/jest-sequencer.js',
 	reporters: ['default', '<rootDir>/test/harness/jest-summary-reporter.js'],
 };
