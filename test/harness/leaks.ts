@@ -13,8 +13,6 @@
  */
 import { types } from 'node:util';
 
-import { afterAll } from '@jest/globals';
-
 /** Shorter values are not treated as secrets (they would match ordinary words). */
 export const MIN_SECRET_LENGTH = 8;
 /** Depth of the walk through nested objects (items, error contexts, log metadata). */
@@ -345,6 +343,9 @@ function leakReport(list: LeakFinding[]): string {
 export function registerFileLeakCheck(): void {
 	if (hookRegistered || !inTestRunner()) return;
 	hookRegistered = true;
+	// jest's global (not an import from '@jest/globals', which throws outside jest: the benchmarks
+	// use the harness too).
+	const { afterAll } = globalThis as unknown as { afterAll: (fn: () => void) => void };
 	afterAll(() => {
 		const c = leakCounts();
 		if (c.outputs + c.errors + c.logLines + c.requests > 0) {
