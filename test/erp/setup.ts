@@ -131,6 +131,7 @@ export async function startErpTestEnv(): Promise<ErpTestEnv> {
 			return result;
 		} catch (error) {
 			scanError(`${kind} ${method}`, error);
+			// eslint-disable-next-line @n8n/community-nodes/require-node-api-error -- the node's own error, handed on to the test
 			throw error;
 		}
 	};

@@ -150,6 +150,7 @@ export class HarnessNodeTypes implements INodeTypes {
 
 /* ------------------------------------------------------------ credential types */
 
+/* eslint-disable @n8n/community-nodes/credential-documentation-url, @n8n/community-nodes/credential-password-field -- n8n's own oAuth2Api, copied as it is */
 /**
  * n8n's generic `oAuth2Api` credential type, field for field as in n8n-nodes-base 2.41.1
  * (dist/credentials/OAuth2Api.credentials.js), so that `extends: ['oAuth2Api']` resolves and
@@ -316,6 +317,8 @@ export class OAuth2Api implements ICredentialType {
 		},
 	];
 }
+
+/* eslint-enable @n8n/community-nodes/credential-documentation-url, @n8n/community-nodes/credential-password-field */
 
 /** Our credential types, by name: file and exported class. Loaded only when used. */
 const OUR_CREDENTIAL_TYPES: Record<string, { file: string; className: string }> = {

@@ -25,6 +25,7 @@ function runSuitesAlone(): ReturnType<typeof takeSummary> {
 	const summary = path.join(tmpdir(), `n8n-nodes-erp-reliability-table-${process.pid}.jsonl`);
 	rmSync(summary, { force: true });
 	const root = path.resolve(__dirname, '..', '..');
+	// eslint-disable-next-line @n8n/community-nodes/no-dangerous-functions -- runs the test runner on the suites, not a node
 	const child = spawnSync(
 		process.execPath,
 		[require.resolve('jest/bin/jest'), '--runInBand', 'test/reliability/r[1-5]-'],
