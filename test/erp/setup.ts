@@ -14,8 +14,8 @@ import type {
 } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
-import { DEMO_KEYS, startSandbox } from '../../sandbox';
-import type { SandboxHandle } from '../../sandbox';
+import { DEMO_KEYS, sandboxStats, startSandbox } from '../../sandbox';
+import type { SandboxHandle, SandboxStats } from '../../sandbox';
 import type { NodeSpec, RunWorkflowResult } from '../harness';
 import { TestCredentials, credentialRef, runWorkflow, scanError, scanOutput } from '../harness';
 import { createAdditionalData } from '../harness/additional-data';
@@ -27,11 +27,7 @@ export const ERP = 'n8n-nodes-erp.erp';
 export const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 export const byReference = (value: string) => ({ __rl: true, mode: 'reference', value });
 
-export interface Stats {
-	requests: number;
-	byPath: Record<string, number>;
-	byStatus: Record<string, number>;
-}
+export type Stats = SandboxStats;
 
 export interface ErpTestEnv {
 	sandbox: SandboxHandle;
@@ -146,10 +142,7 @@ export async function startErpTestEnv(): Promise<ErpTestEnv> {
 			),
 		runNodes,
 		api,
-		async stats() {
-			const response = await fetch(`${sandbox.url}/_sandbox/stats`);
-			return (await response.json()) as Stats;
-		},
+		stats: async () => await sandboxStats(sandbox.url),
 		async reset() {
 			const response = await fetch(`${sandbox.url}/_sandbox/reset`, { method: 'POST' });
 			assert.equal(response.status, 200);

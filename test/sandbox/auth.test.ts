@@ -5,7 +5,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, beforeEach, describe, it } from '@jest/globals';
 import { DEMO_KEYS, DEMO_OAUTH_CLIENT, startSandbox } from '../../sandbox';
-import { call, control, errorCode, type Answer } from './client';
+import { call, control, errorCode, type Answer } from '../../sandbox';
 
 let sandbox: Awaited<ReturnType<typeof startSandbox>>;
 const api = (method: string, path: string, options?: Parameters<typeof call>[3]) =>

@@ -3,8 +3,7 @@
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, beforeEach, describe, it } from '@jest/globals';
-import { DEMO_KEYS, startSandbox } from '../../sandbox';
-import { call, control, errorCode } from './client';
+import { DEMO_KEYS, startSandbox, call, control, errorCode } from '../../sandbox';
 
 let sandbox: Awaited<ReturnType<typeof startSandbox>>;
 const api = (method: string, path: string, options?: Parameters<typeof call>[3]) =>

@@ -11,7 +11,7 @@ import {
 	factureSchema,
 	mouvementSchema,
 } from '../../sandbox/schemas';
-import { call, control, errorCode, type Answer } from './client';
+import { call, control, errorCode, type Answer } from '../../sandbox';
 
 let sandbox: Awaited<ReturnType<typeof startSandbox>>;
 const api = (method: string, path: string, options?: Parameters<typeof call>[3]) =>

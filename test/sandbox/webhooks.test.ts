@@ -6,9 +6,8 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, beforeEach, describe, it } from '@jest/globals';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
-import { startSandbox } from '../../sandbox';
+import { startSandbox, call, control, errorCode } from '../../sandbox';
 import { eventSchema } from '../../sandbox/schemas';
-import { call, control, errorCode } from './client';
 
 interface Received {
 	headers: Record<string, string>;
