@@ -4,7 +4,7 @@ import { fork } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 
-import type { SandboxOptions } from '../sandbox';
+import type { SandboxOptions, SandboxStats } from '../sandbox';
 
 /** One /v1 request as the server saw it. */
 export interface RequestRecord {
@@ -24,11 +24,7 @@ export type ChildMessage =
 	| { type: 'ready'; url: string; baseUrl: string }
 	| { type: 'log'; log: RequestRecord[] };
 
-export interface SandboxStats {
-	requests: number;
-	byStatus: Record<string, number>;
-	byPath: Record<string, number>;
-}
+export type { SandboxStats };
 
 export interface BenchSandbox {
 	url: string;

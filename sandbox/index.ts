@@ -7,6 +7,8 @@ import { App, type SandboxOptions } from './server';
 export { DEMO_KEYS } from './auth';
 export { DEMO_OAUTH_CLIENT } from './oauth';
 export { signWebhook } from './webhooks';
+export { call, control, errorCode, newSandboxKey, sandboxStats } from './client';
+export type { Answer, CallOptions, SandboxStats } from './client';
 export type { SandboxConfig, SandboxOptions } from './server';
 export type { DeliveryAttempt, WebhookRetry } from './webhooks';
 export type { TokenLifetimes } from './oauth';

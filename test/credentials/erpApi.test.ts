@@ -6,17 +6,21 @@
  * (routing) node, here through n8n-core's WorkflowExecute against the sandbox.
  */
 import assert from 'node:assert/strict';
-import { after, afterEach, before, describe, test } from 'node:test';
+import { afterAll, afterEach, beforeAll, describe, test } from '@jest/globals';
 
 import type { IHttpRequestOptions, INodeType } from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { ErpApi } from '../../credentials/ErpApi.credentials';
 import { DEMO_KEYS, startSandbox } from '../../sandbox';
 import type { SandboxHandle } from '../../sandbox';
 import { runWorkflow } from '../harness';
+import {
+	CREDENTIAL_TEST_TYPE,
+	credentialTestNode,
+	credentialTestVerdict,
+} from '../harness/credential-test';
 import { HTTP_CALL_NODE_TYPE, httpCallNode } from '../harness/fixtures';
-import { apiKeyCredentials, control, stats } from '../transport/helpers';
+import { apiKeyCredentials, control, newKey, stats } from '../transport/helpers';
 
 const credentialType = new ErpApi();
 
@@ -26,37 +30,14 @@ const httpNode: INodeType = {
 	description: { ...httpCallNode.description, credentials: [{ name: 'erpApi', required: true }] },
 };
 
-/** What n8n's credentials tester builds: a node whose one property routes the type's test request. */
-const CREDENTIAL_TEST_TYPE = 'test.credentialTest';
-const credentialTestNode: INodeType = {
-	description: {
-		displayName: 'Credential Test',
-		name: 'credentialTest',
-		group: ['transform'],
-		version: 1,
-		description: 'Runs the credential test request',
-		defaults: { name: 'Credential Test' },
-		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'erpApi', required: true }],
-		properties: [
-			{
-				displayName: 'Temp',
-				name: 'temp',
-				type: 'string',
-				default: '',
-				routing: { request: credentialType.test.request },
-			},
-		],
-	},
-};
+const CREDENTIAL_TEST_NODE = credentialTestNode('erpApi', credentialType.test);
 
 describe('ErpApi credential', () => {
 	let sb: SandboxHandle;
-	before(async () => {
+	beforeAll(async () => {
 		sb = await startSandbox({ port: 0 });
 	});
-	after(async () => {
+	afterAll(async () => {
 		await sb.close();
 	});
 	afterEach(async () => {
@@ -140,7 +121,7 @@ describe('ErpApi credential', () => {
 			runWorkflow({
 				nodes: [{ name: 'Credential Test', type: CREDENTIAL_TEST_TYPE }],
 				credentials: apiKeyCredentials(`${sb.baseUrl}/`, apiKey, environment),
-				extraNodeTypes: { [CREDENTIAL_TEST_TYPE]: credentialTestNode },
+				extraNodeTypes: { [CREDENTIAL_TEST_TYPE]: CREDENTIAL_TEST_NODE },
 			});
 
 		const mismatch = await run(DEMO_KEYS.full, 'production');
@@ -155,6 +136,33 @@ describe('ErpApi credential', () => {
 		assert.equal(good.success, true, good.error?.message);
 		assert.equal((good.output('Credential Test')[0].data as unknown[]).length, 1);
 		assert.deepEqual((await stats(sb.url)).byPath, { 'GET /v1/articles': 1 });
+		assert.deepEqual(credentialTestVerdict(good, credentialType.test), {
+			status: 'OK',
+			message: 'Connection successful!',
+		});
+	});
+
+	test("the credential test's rules give the 401 and 403 messages n8n shows", async () => {
+		const run = async (apiKey: string) =>
+			credentialTestVerdict(
+				await runWorkflow({
+					nodes: [{ name: 'Credential Test', type: CREDENTIAL_TEST_TYPE }],
+					credentials: apiKeyCredentials(sb.baseUrl, apiKey, 'sandbox'),
+					extraNodeTypes: { [CREDENTIAL_TEST_TYPE]: CREDENTIAL_TEST_NODE },
+				}),
+				credentialType.test,
+			);
+		assert.deepEqual(await run(`sk_test_${'0'.repeat(32)}`), {
+			status: 'Error',
+			message:
+				'The ERP refused the API key: it is invalid, expired, revoked, or for the other environment',
+		});
+		assert.deepEqual(await run(await newKey(sb.url, ['clients:read'])), {
+			status: 'Error',
+			message: 'The API key works but lacks the articles:read scope used to test it',
+		});
+		// The verdicts come from real answers: the sandbox refused with exactly these two statuses.
+		assert.deepEqual(Object.keys((await stats(sb.url)).byStatus).sort(), ['401', '403']);
 	});
 
 	test('the HTTP Request node path (predefined credential type) is guarded too', async () => {

@@ -1,7 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports */
 /** The guards as pure functions (nodes/shared/guards.ts): the cases the credential tests do not reach. */
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test } from '@jest/globals';
 
 import {
 	apiKeyProblem,

@@ -5,7 +5,7 @@
  * used refresh token is refused. The scope defaults come from the credential type itself.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from '@jest/globals';
 
 import type { IDataObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
@@ -17,10 +17,10 @@ import { control, runCall, stats } from '../transport/helpers';
 
 describe('ERP OAuth2 credential', () => {
 	let sb: SandboxHandle;
-	before(async () => {
+	beforeAll(async () => {
 		sb = await startSandbox({ port: 0 });
 	});
-	after(async () => {
+	afterAll(async () => {
 		await sb.close();
 	});
 

@@ -13,7 +13,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 
 import { DEMO_KEYS, DEMO_OAUTH_CLIENT, startSandbox } from '../../sandbox';
 import { importWorkflows, type Workflow } from '../../scripts/examples';
@@ -142,79 +142,75 @@ function apiRequestWorkflow(
 	};
 }
 
-describe(
+(SKIP ? describe.skip : describe)(
 	`real n8n ${N8N_VERSION}: ERP › API Request with an OAuth2 credential`,
-	{ skip: SKIP, timeout: 60 * MINUTE },
 	() => {
 		let userFolder: string;
 		let config: N8nConfig;
 		let sandbox: Sandbox;
 		const { track, cleanUp } = keepFilesOnFailure(log);
 
-		before(
-			async () => {
-				log(`preparing Node 24 and n8n ${N8N_VERSION}`);
-				const env = await ensureN8n(log);
-				userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-nodes-erp-e2e-api-'));
-				const paths = n8nPaths(userFolder);
-				log(`building, packing and installing the package (logs in ${userFolder})`);
-				const tarball = await buildAndPack(path.join(userFolder, 'pack'), paths.setupLog, log);
-				await installPackage(paths, tarball, log);
-				sandbox = await startSandbox({ port: 0 });
-				config = { env, paths, port: await freePort(), brokerPort: await freePort() };
+		beforeAll(async () => {
+			log(`preparing Node 24 and n8n ${N8N_VERSION}`);
+			const env = await ensureN8n(log);
+			userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-nodes-erp-e2e-api-'));
+			const paths = n8nPaths(userFolder);
+			log(`building, packing and installing the package (logs in ${userFolder})`);
+			const tarball = await buildAndPack(path.join(userFolder, 'pack'), paths.setupLog, log);
+			await installPackage(paths, tarball, log);
+			sandbox = await startSandbox({ port: 0 });
+			config = { env, paths, port: await freePort(), brokerPort: await freePort() };
 
-				// The token, from the sandbox's real PKCE flow, with the scope paie:read only.
-				const redirectUri = `http://127.0.0.1:${config.port}/rest/oauth2-credential/callback`;
-				const token = await pkceToken(sandbox, 'paie:read', redirectUri);
-				// n8n keeps the token answer in the credential's data as `oauthTokenData`;
-				// `import:credentials` encrypts a plain `data` object as it is.
-				const credentialFile = path.join(userFolder, 'oauth-credential.json');
-				fs.writeFileSync(
-					credentialFile,
-					JSON.stringify([
-						{
-							...PAYROLL_CREDENTIAL,
-							type: 'erpOAuth2Api',
-							data: {
-								grantType: 'pkce',
-								environment: 'sandbox',
-								baseUrl: sandbox.baseUrl,
-								clientId: DEMO_OAUTH_CLIENT.clientId,
-								clientSecret: DEMO_OAUTH_CLIENT.clientSecret,
-								scopes: ['paie:read'],
-								oauthTokenData: token,
-							},
-						},
-					]),
-					{ mode: 0o600 },
-				);
-				await n8nCli(config, ['import:credentials', `--input=${credentialFile}`], log);
-				fs.rmSync(credentialFile);
-				await importWorkflows(
-					config,
+			// The token, from the sandbox's real PKCE flow, with the scope paie:read only.
+			const redirectUri = `http://127.0.0.1:${config.port}/rest/oauth2-credential/callback`;
+			const token = await pkceToken(sandbox, 'paie:read', redirectUri);
+			// n8n keeps the token answer in the credential's data as `oauthTokenData`;
+			// `import:credentials` encrypts a plain `data` object as it is.
+			const credentialFile = path.join(userFolder, 'oauth-credential.json');
+			fs.writeFileSync(
+				credentialFile,
+				JSON.stringify([
 					{
-						sandboxBaseUrl: sandbox.baseUrl,
-						workflows: [
-							apiRequestWorkflow(WORKFLOW_IDS.slips, 'E2E: read the payroll slips', {
-								path: '/paie/bulletins',
-								queryParameters: { parameter: [{ name: 'periode', value: '2025-12' }] },
-								returnAll: true,
-							}),
-							apiRequestWorkflow(WORKFLOW_IDS.journal, 'E2E: read the audit journal', {
-								path: '/audit/journal',
-							}),
-						],
+						...PAYROLL_CREDENTIAL,
+						type: 'erpOAuth2Api',
+						data: {
+							grantType: 'pkce',
+							environment: 'sandbox',
+							baseUrl: sandbox.baseUrl,
+							clientId: DEMO_OAUTH_CLIENT.clientId,
+							clientSecret: DEMO_OAUTH_CLIENT.clientSecret,
+							scopes: ['paie:read'],
+							oauthTokenData: token,
+						},
 					},
-					log,
-				);
-			},
-			{ timeout: 55 * MINUTE },
-		);
+				]),
+				{ mode: 0o600 },
+			);
+			await n8nCli(config, ['import:credentials', `--input=${credentialFile}`], log);
+			fs.rmSync(credentialFile);
+			await importWorkflows(
+				config,
+				{
+					sandboxBaseUrl: sandbox.baseUrl,
+					workflows: [
+						apiRequestWorkflow(WORKFLOW_IDS.slips, 'E2E: read the payroll slips', {
+							path: '/paie/bulletins',
+							queryParameters: { parameter: [{ name: 'periode', value: '2025-12' }] },
+							returnAll: true,
+						}),
+						apiRequestWorkflow(WORKFLOW_IDS.journal, 'E2E: read the audit journal', {
+							path: '/audit/journal',
+						}),
+					],
+				},
+				log,
+			);
+		}, 55 * MINUTE);
 
-		after(async () => {
+		afterAll(async () => {
 			await sandbox?.close();
 			cleanUp(userFolder, config?.paths.setupLog);
-		});
+		}, 60 * MINUTE);
 
 		it(
 			'reads exactly the payroll slips of the period, with the OAuth2 token',
@@ -241,6 +237,7 @@ describe(
 					[[DEMO_OAUTH_CLIENT.clientId, 200]],
 				);
 			}),
+			60 * MINUTE,
 		);
 
 		it(
@@ -254,6 +251,7 @@ describe(
 					/The credential lacks the permission for this request: it needs the scope audit:read/,
 				);
 			}),
+			60 * MINUTE,
 		);
 	},
 );

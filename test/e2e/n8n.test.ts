@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 
 import { DEMO_KEYS, startSandbox } from '../../sandbox';
 import {
@@ -119,290 +119,285 @@ function articleCreateWorkflow(reference: string): Workflow {
 	};
 }
 
-describe(
-	`real n8n ${N8N_VERSION} with the packed n8n-nodes-erp`,
-	{ skip: SKIP, timeout: 80 * MINUTE },
-	() => {
-		let userFolder: string;
-		let config: N8nConfig;
-		let sandbox: Sandbox;
-		let chat: ChatSink;
-		let n8n: RunningN8n | undefined;
-		let rest: N8nRest;
-		const { track, cleanUp } = keepFilesOnFailure(log);
-		const examples = new Map(loadExamples().map(({ workflow }) => [workflow.id, workflow]));
-		const articleReference = `E2E-${Date.now()}`;
+(SKIP ? describe.skip : describe)(`real n8n ${N8N_VERSION} with the packed n8n-nodes-erp`, () => {
+	let userFolder: string;
+	let config: N8nConfig;
+	let sandbox: Sandbox;
+	let chat: ChatSink;
+	let n8n: RunningN8n | undefined;
+	let rest: N8nRest;
+	const { track, cleanUp } = keepFilesOnFailure(log);
+	const examples = new Map(loadExamples().map(({ workflow }) => [workflow.id, workflow]));
+	const articleReference = `E2E-${Date.now()}`;
 
-		before(
-			async () => {
-				log(
-					`preparing Node 24 and n8n ${N8N_VERSION} (the first run installs them: ~3 GB, several minutes)`,
-				);
-				let env;
-				try {
-					env = await ensureN8n(log);
-				} catch (error) {
-					throw new Error(
-						`Could not install n8n ${N8N_VERSION} for the end-to-end tests: ${(error as Error).message}`,
-					);
-				}
-				userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-nodes-erp-e2e-'));
-				const paths = n8nPaths(userFolder);
-				log(`building, packing and installing the package (logs in ${userFolder})`);
-				const tarball = await buildAndPack(path.join(userFolder, 'pack'), paths.setupLog, log);
-				await installPackage(paths, tarball, log);
+	beforeAll(async () => {
+		log(
+			`preparing Node 24 and n8n ${N8N_VERSION} (the first run installs them: ~3 GB, several minutes)`,
+		);
+		let env;
+		try {
+			env = await ensureN8n(log);
+		} catch (error) {
+			throw new Error(
+				`Could not install n8n ${N8N_VERSION} for the end-to-end tests: ${(error as Error).message}`,
+			);
+		}
+		userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-nodes-erp-e2e-'));
+		const paths = n8nPaths(userFolder);
+		log(`building, packing and installing the package (logs in ${userFolder})`);
+		const tarball = await buildAndPack(path.join(userFolder, 'pack'), paths.setupLog, log);
+		await installPackage(paths, tarball, log);
 
-				sandbox = await startSandbox({ port: 0 });
-				chat = await startChatSink();
-				config = { env, paths, port: await freePort(), brokerPort: await freePort() };
-				const workflows = [...examples.values()].map((w) => wireExample(w, { chatUrl: chat.url }));
-				await importWorkflows(
-					config,
-					{
-						sandboxBaseUrl: sandbox.baseUrl,
-						workflows: [...workflows, articleCreateWorkflow(articleReference)],
-					},
-					log,
-				);
-
-				log('starting n8n');
-				n8n = await startN8n(config);
-				rest = new N8nRest(n8n.url);
-				assert.equal(await rest.signInAsOwner(), 'created');
+		sandbox = await startSandbox({ port: 0 });
+		chat = await startChatSink();
+		config = { env, paths, port: await freePort(), brokerPort: await freePort() };
+		const workflows = [...examples.values()].map((w) => wireExample(w, { chatUrl: chat.url }));
+		await importWorkflows(
+			config,
+			{
+				sandboxBaseUrl: sandbox.baseUrl,
+				workflows: [...workflows, articleCreateWorkflow(articleReference)],
 			},
-			{ timeout: 75 * MINUTE },
+			log,
 		);
 
-		after(async () => {
-			await n8n?.stop();
-			await sandbox?.close();
-			await chat?.close();
-			cleanUp(userFolder, config?.paths.n8nLog);
-		});
+		log('starting n8n');
+		n8n = await startN8n(config);
+		rest = new N8nRest(n8n.url);
+		assert.equal(await rest.signInAsOwner(), 'created');
+	}, 75 * MINUTE);
 
-		it(
-			'loads our nodes, the AI-tool variant and both credentials, with no errors in the log',
-			track(async () => {
-				const nodeTypes = (
-					await rest.request<Array<{ name: string }>>('GET', '/types/nodes.json')
-				).map((n) => n.name);
-				for (const name of [
-					'n8n-nodes-erp.erp',
-					'n8n-nodes-erp.erpTrigger',
-					'n8n-nodes-erp.erpTool',
-				]) {
-					assert.ok(nodeTypes.includes(name), `${name} is not among n8n's node types`);
-				}
-				const credentialTypes = (
-					await rest.request<Array<{ name: string }>>('GET', '/types/credentials.json')
-				).map((c) => c.name);
-				assert.ok(credentialTypes.includes('erpApi'));
-				assert.ok(credentialTypes.includes('erpOAuth2Api'));
+	afterAll(async () => {
+		await n8n?.stop();
+		await sandbox?.close();
+		await chat?.close();
+		cleanUp(userFolder, config?.paths.n8nLog);
+	}, 80 * MINUTE);
 
-				const problems = fs
-					.readFileSync(config.paths.n8nLog, 'utf8')
-					.split('\n')
-					.filter((line) =>
-						/error|failed to load|cannot find module|n8n-nodes-erp.*(warn|fail)/i.test(line),
-					)
-					.filter((line) => !/Failed to start Python task runner/.test(line));
-				assert.deepEqual(problems, [], `n8n's log has errors:\n${problems.join('\n')}`);
-			}),
-		);
+	it(
+		'loads our nodes, the AI-tool variant and both credentials, with no errors in the log',
+		track(async () => {
+			const nodeTypes = (
+				await rest.request<Array<{ name: string }>>('GET', '/types/nodes.json')
+			).map((n) => n.name);
+			for (const name of [
+				'n8n-nodes-erp.erp',
+				'n8n-nodes-erp.erpTrigger',
+				'n8n-nodes-erp.erpTool',
+			]) {
+				assert.ok(nodeTypes.includes(name), `${name} is not among n8n's node types`);
+			}
+			const credentialTypes = (
+				await rest.request<Array<{ name: string }>>('GET', '/types/credentials.json')
+			).map((c) => c.name);
+			assert.ok(credentialTypes.includes('erpApi'));
+			assert.ok(credentialTypes.includes('erpOAuth2Api'));
 
-		it(
-			'runs an action workflow with the n8n CLI; the article exists in the sandbox',
-			track(async () => {
-				const run = await n8nExecute(config, 'ErpE2eArticle001', log);
-				const created = run.data.resultData.runData['Create article'][0].data.main[0][0].json;
-				assert.match(created.id, /^art_/);
+			const problems = fs
+				.readFileSync(config.paths.n8nLog, 'utf8')
+				.split('\n')
+				.filter((line) =>
+					/error|failed to load|cannot find module|n8n-nodes-erp.*(warn|fail)/i.test(line),
+				)
+				.filter((line) => !/Failed to start Python task runner/.test(line));
+			assert.deepEqual(problems, [], `n8n's log has errors:\n${problems.join('\n')}`);
+		}),
+		80 * MINUTE,
+	);
 
-				const { data } = await erp(sandbox, `/articles?reference=${articleReference}`);
-				assert.equal(data.length, 1);
-				assert.equal(data[0].id, created.id);
-				assert.equal(data[0].prix_ht, 1234);
-				assert.equal(data[0].tva, 2000);
-				assert.equal(data[0].stock, 7);
-			}),
-		);
+	it(
+		'runs an action workflow with the n8n CLI; the article exists in the sandbox',
+		track(async () => {
+			const run = await n8nExecute(config, 'ErpE2eArticle001', log);
+			const created = run.data.resultData.runData['Create article'][0].data.main[0][0].json;
+			assert.match(created.id, /^art_/);
 
-		it(
-			'example (a): an order on the published webhook becomes a client, an invoice and a settlement',
-			track(async () => {
-				const workflow = examples.get(EXAMPLE_IDS.orderToInvoice)!;
-				const webhookPath = workflow.nodes.find((n) => n.type === 'n8n-nodes-base.webhook')!
-					.parameters.path;
-				await rest.activate(EXAMPLE_IDS.orderToInvoice);
+			const { data } = await erp(sandbox, `/articles?reference=${articleReference}`);
+			assert.equal(data.length, 1);
+			assert.equal(data[0].id, created.id);
+			assert.equal(data[0].prix_ht, 1234);
+			assert.equal(data[0].tva, 2000);
+			assert.equal(data[0].stock, 7);
+		}),
+		80 * MINUTE,
+	);
 
-				const [mug, other] = [
-					(await erp(sandbox, '/articles?reference=REF-000001')).data[0], // MUG-BLUE in the example's SKU table
-					(await erp(sandbox, '/articles?reference=REF-000010')).data[0], // a SKU not in the table: used as the reference
-				];
-				const email = `order-${Date.now()}@shop.example`;
-				const order = (number: string, status: string) => ({
-					order_number: number,
-					financial_status: status,
-					customer: { email, name: 'Jeanne Commande' },
-					line_items: [
-						{ sku: 'MUG-BLUE', quantity: 2 },
-						{ sku: 'REF-000010', quantity: 1 },
-					],
-				});
-				// eslint-disable-next-line @typescript-eslint/no-explicit-any
-				const send = async (body: unknown): Promise<any> => {
-					const response = await fetch(`${n8n!.url}/webhook/${String(webhookPath)}`, {
-						method: 'POST',
-						headers: { 'content-type': 'application/json' },
-						body: JSON.stringify(body),
-						signal: AbortSignal.timeout(60_000),
-					});
-					assert.equal(response.status, 200, await response.clone().text());
-					return await response.json();
-				};
+	it(
+		'example (a): an order on the published webhook becomes a client, an invoice and a settlement',
+		track(async () => {
+			const workflow = examples.get(EXAMPLE_IDS.orderToInvoice)!;
+			const webhookPath = workflow.nodes.find((n) => n.type === 'n8n-nodes-base.webhook')!
+				.parameters.path;
+			await rest.activate(EXAMPLE_IDS.orderToInvoice);
 
-				const settlement = await send(order('E2E-1001', 'paid'));
-				const clients = (await erp(sandbox, `/clients?q=${encodeURIComponent(email)}`)).data;
-				assert.equal(clients.length, 1, 'the client is created once');
-				assert.equal(clients[0].nom, 'Jeanne Commande');
-				let invoices = (await erp(sandbox, `/factures?client_id=${clients[0].id}`)).data;
-				assert.equal(invoices.length, 1);
-				const paid = invoices[0];
-				assert.equal(paid.reference_externe, 'E2E-1001');
-				assert.deepEqual(
-					paid.lignes.map((l: { article_id: string; quantite: number }) => [
-						l.article_id,
-						l.quantite,
-					]),
-					[
-						[mug.id, 2],
-						[other.id, 1],
-					],
-				);
-				assert.equal(paid.statut, 'payee');
-				assert.equal(paid.reste_a_payer, 0);
-				// The webhook answers with the last step's output: here the settlement.
-				assert.equal(settlement.facture_id, paid.id);
-				assert.equal(settlement.montant, paid.total_ttc);
-				assert.equal((await erp(sandbox, `/articles/${mug.id}`)).stock, mug.stock - 2);
-
-				// Same customer, unpaid order: the client is found, the invoice stays open.
-				const answer = await send(order('E2E-1002', 'pending'));
-				assert.equal(
-					(await erp(sandbox, `/clients?q=${encodeURIComponent(email)}`)).data.length,
-					1,
-				);
-				invoices = (await erp(sandbox, `/factures?client_id=${clients[0].id}`)).data;
-				const open = invoices.find(
-					(f: { reference_externe: string }) => f.reference_externe === 'E2E-1002',
-				);
-				assert.equal(answer.id, open.id, 'an unpaid order is answered with its invoice');
-				assert.equal(open.statut, 'emise');
-				assert.equal(open.reste_a_payer, open.total_ttc);
-
-				const runs = await rest.executions(EXAMPLE_IDS.orderToInvoice);
-				assert.equal(runs.length, 2);
-				assert.ok(
-					runs.every((r) => r.status === 'success'),
-					JSON.stringify(runs),
-				);
-				await rest.deactivate(EXAMPLE_IDS.orderToInvoice);
-			}),
-		);
-
-		it(
-			'example (b): publishing registers the webhook, stock.bas events reach the chat, unpublishing deletes it',
-			track(async () => {
-				const trigger = examples
-					.get(EXAMPLE_IDS.lowStockToChat)!
-					.nodes.find((n) => n.type === 'n8n-nodes-erp.erpTrigger')!;
-				const hookUrl = `${n8n!.url}/webhook/${String(trigger.webhookId)}/erp`;
-				const ours = async () =>
-					(await erp(sandbox, '/webhooks')).data.filter((w: { url: string }) => w.url === hookUrl);
-				assert.deepEqual(await ours(), []);
-
-				await rest.activate(EXAMPLE_IDS.lowStockToChat);
-				const registered = await ours();
-				assert.equal(registered.length, 1, 'one registration for the trigger URL');
-				assert.deepEqual(registered[0].events, ['stock.bas']);
-
-				// 1. An event sent through the sandbox's control API.
-				const before = chat.messages.length;
-				await fetch(`${sandbox.url}/_sandbox/events`, {
+			const [mug, other] = [
+				(await erp(sandbox, '/articles?reference=REF-000001')).data[0], // MUG-BLUE in the example's SKU table
+				(await erp(sandbox, '/articles?reference=REF-000010')).data[0], // a SKU not in the table: used as the reference
+			];
+			const email = `order-${Date.now()}@shop.example`;
+			const order = (number: string, status: string) => ({
+				order_number: number,
+				financial_status: status,
+				customer: { email, name: 'Jeanne Commande' },
+				line_items: [
+					{ sku: 'MUG-BLUE', quantity: 2 },
+					{ sku: 'REF-000010', quantity: 1 },
+				],
+			});
+			// eslint-disable-next-line @typescript-eslint/no-explicit-any
+			const send = async (body: unknown): Promise<any> => {
+				const response = await fetch(`${n8n!.url}/webhook/${String(webhookPath)}`, {
 					method: 'POST',
 					headers: { 'content-type': 'application/json' },
-					body: JSON.stringify({
-						type: 'stock.bas',
-						data: {
-							article_id: 'art_99999999',
-							reference: 'REF-E2E-LOW',
-							designation: 'Bol test',
-							stock: 3,
-							seuil_alerte: 8,
-						},
-					}),
+					body: JSON.stringify(body),
+					signal: AbortSignal.timeout(60_000),
 				});
-				const first = await waitFor('the chat message for REF-E2E-LOW', async () =>
-					chat.messages.slice(before).find((m) => m.includes('REF-E2E-LOW')),
-				);
-				assert.equal(
-					first,
-					':warning: Low stock: Bol test (REF-E2E-LOW) is down to 3, alert threshold 8.',
-				);
+				assert.equal(response.status, 200, await response.clone().text());
+				return await response.json();
+			};
 
-				// 2. A real one: an invoice takes an article from above its threshold to below it.
-				const low = (await erp(sandbox, '/articles?limit=100')).data.find(
-					(a: { stock: number; seuil_alerte: number }) =>
-						a.seuil_alerte > 0 && a.stock > a.seuil_alerte,
-				);
-				const client = (await erp(sandbox, '/clients?limit=1')).data[0];
-				await erp(sandbox, '/factures', {
-					method: 'POST',
-					body: {
-						client_id: client.id,
-						lignes: [{ article_id: low.id, quantite: low.stock - low.seuil_alerte + 1 }],
+			const settlement = await send(order('E2E-1001', 'paid'));
+			const clients = (await erp(sandbox, `/clients?q=${encodeURIComponent(email)}`)).data;
+			assert.equal(clients.length, 1, 'the client is created once');
+			assert.equal(clients[0].nom, 'Jeanne Commande');
+			let invoices = (await erp(sandbox, `/factures?client_id=${clients[0].id}`)).data;
+			assert.equal(invoices.length, 1);
+			const paid = invoices[0];
+			assert.equal(paid.reference_externe, 'E2E-1001');
+			assert.deepEqual(
+				paid.lignes.map((l: { article_id: string; quantite: number }) => [
+					l.article_id,
+					l.quantite,
+				]),
+				[
+					[mug.id, 2],
+					[other.id, 1],
+				],
+			);
+			assert.equal(paid.statut, 'payee');
+			assert.equal(paid.reste_a_payer, 0);
+			// The webhook answers with the last step's output: here the settlement.
+			assert.equal(settlement.facture_id, paid.id);
+			assert.equal(settlement.montant, paid.total_ttc);
+			assert.equal((await erp(sandbox, `/articles/${mug.id}`)).stock, mug.stock - 2);
+
+			// Same customer, unpaid order: the client is found, the invoice stays open.
+			const answer = await send(order('E2E-1002', 'pending'));
+			assert.equal((await erp(sandbox, `/clients?q=${encodeURIComponent(email)}`)).data.length, 1);
+			invoices = (await erp(sandbox, `/factures?client_id=${clients[0].id}`)).data;
+			const open = invoices.find(
+				(f: { reference_externe: string }) => f.reference_externe === 'E2E-1002',
+			);
+			assert.equal(answer.id, open.id, 'an unpaid order is answered with its invoice');
+			assert.equal(open.statut, 'emise');
+			assert.equal(open.reste_a_payer, open.total_ttc);
+
+			const runs = await rest.executions(EXAMPLE_IDS.orderToInvoice);
+			assert.equal(runs.length, 2);
+			assert.ok(
+				runs.every((r) => r.status === 'success'),
+				JSON.stringify(runs),
+			);
+			await rest.deactivate(EXAMPLE_IDS.orderToInvoice);
+		}),
+		80 * MINUTE,
+	);
+
+	it(
+		'example (b): publishing registers the webhook, stock.bas events reach the chat, unpublishing deletes it',
+		track(async () => {
+			const trigger = examples
+				.get(EXAMPLE_IDS.lowStockToChat)!
+				.nodes.find((n) => n.type === 'n8n-nodes-erp.erpTrigger')!;
+			const hookUrl = `${n8n!.url}/webhook/${String(trigger.webhookId)}/erp`;
+			const ours = async () =>
+				(await erp(sandbox, '/webhooks')).data.filter((w: { url: string }) => w.url === hookUrl);
+			assert.deepEqual(await ours(), []);
+
+			await rest.activate(EXAMPLE_IDS.lowStockToChat);
+			const registered = await ours();
+			assert.equal(registered.length, 1, 'one registration for the trigger URL');
+			assert.deepEqual(registered[0].events, ['stock.bas']);
+
+			// 1. An event sent through the sandbox's control API.
+			const before = chat.messages.length;
+			await fetch(`${sandbox.url}/_sandbox/events`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify({
+					type: 'stock.bas',
+					data: {
+						article_id: 'art_99999999',
+						reference: 'REF-E2E-LOW',
+						designation: 'Bol test',
+						stock: 3,
+						seuil_alerte: 8,
 					},
-				});
-				const second = await waitFor(`the chat message for ${low.reference}`, async () =>
-					chat.messages.find((m) => m.includes(`(${low.reference})`)),
-				);
-				assert.equal(
-					second,
-					`:warning: Low stock: ${low.designation} (${low.reference}) is down to ${low.seuil_alerte - 1}, alert threshold ${low.seuil_alerte}.`,
-				);
+				}),
+			});
+			const first = await waitFor('the chat message for REF-E2E-LOW', async () =>
+				chat.messages.slice(before).find((m) => m.includes('REF-E2E-LOW')),
+			);
+			assert.equal(
+				first,
+				':warning: Low stock: Bol test (REF-E2E-LOW) is down to 3, alert threshold 8.',
+			);
 
-				const runs = await waitFor('two finished executions', async () => {
-					const list = await rest.executions(EXAMPLE_IDS.lowStockToChat);
-					return list.length >= 2 && list.every((r) => r.status !== 'running' && r.status !== 'new')
-						? list
-						: undefined;
-				});
-				assert.equal(runs.length, 2);
-				assert.ok(
-					runs.every((r) => r.status === 'success' && r.mode === 'webhook'),
-					JSON.stringify(runs),
-				);
+			// 2. A real one: an invoice takes an article from above its threshold to below it.
+			const low = (await erp(sandbox, '/articles?limit=100')).data.find(
+				(a: { stock: number; seuil_alerte: number }) =>
+					a.seuil_alerte > 0 && a.stock > a.seuil_alerte,
+			);
+			const client = (await erp(sandbox, '/clients?limit=1')).data[0];
+			await erp(sandbox, '/factures', {
+				method: 'POST',
+				body: {
+					client_id: client.id,
+					lignes: [{ article_id: low.id, quantite: low.stock - low.seuil_alerte + 1 }],
+				},
+			});
+			const second = await waitFor(`the chat message for ${low.reference}`, async () =>
+				chat.messages.find((m) => m.includes(`(${low.reference})`)),
+			);
+			assert.equal(
+				second,
+				`:warning: Low stock: ${low.designation} (${low.reference}) is down to ${low.seuil_alerte - 1}, alert threshold ${low.seuil_alerte}.`,
+			);
 
-				await rest.deactivate(EXAMPLE_IDS.lowStockToChat);
-				assert.deepEqual(await ours(), [], 'unpublishing deletes the registration');
-			}),
-		);
+			const runs = await waitFor('two finished executions', async () => {
+				const list = await rest.executions(EXAMPLE_IDS.lowStockToChat);
+				return list.length >= 2 && list.every((r) => r.status !== 'running' && r.status !== 'new')
+					? list
+					: undefined;
+			});
+			assert.equal(runs.length, 2);
+			assert.ok(
+				runs.every((r) => r.status === 'success' && r.mode === 'webhook'),
+				JSON.stringify(runs),
+			);
 
-		it(
-			'example (c): the AI agent imports with the ERP node as its tools',
-			track(async () => {
-				const workflow = await rest.request<Workflow>(
-					'GET',
-					`/rest/workflows/${EXAMPLE_IDS.aiAgent}`,
-				);
-				const tools = workflow.nodes.filter((n) => n.type === 'n8n-nodes-erp.erpTool');
-				assert.equal(tools.length, 2);
-				const connections = workflow.connections as Record<
-					string,
-					{ ai_tool: Array<Array<{ node: string }>> }
-				>;
-				const toAgent = tools.map((t) => connections[t.name].ai_tool[0][0].node);
-				assert.deepEqual(toAgent, ['AI Agent', 'AI Agent']);
-			}),
-		);
-	},
-);
+			await rest.deactivate(EXAMPLE_IDS.lowStockToChat);
+			assert.deepEqual(await ours(), [], 'unpublishing deletes the registration');
+		}),
+		80 * MINUTE,
+	);
+
+	it(
+		'example (c): the AI agent imports with the ERP node as its tools',
+		track(async () => {
+			const workflow = await rest.request<Workflow>(
+				'GET',
+				`/rest/workflows/${EXAMPLE_IDS.aiAgent}`,
+			);
+			const tools = workflow.nodes.filter((n) => n.type === 'n8n-nodes-erp.erpTool');
+			assert.equal(tools.length, 2);
+			const connections = workflow.connections as Record<
+				string,
+				{ ai_tool: Array<Array<{ node: string }>> }
+			>;
+			const toAgent = tools.map((t) => connections[t.name].ai_tool[0][0].node);
+			assert.deepEqual(toAgent, ['AI Agent', 'AI Agent']);
+		}),
+		80 * MINUTE,
+	);
+});

@@ -13,7 +13,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 
 import { Webhook } from 'standardwebhooks';
 
@@ -183,9 +183,8 @@ function sign(secret: string, id: string, timestamp = Math.floor(Date.now() / 10
 	};
 }
 
-describe(
+(SKIP ? describe.skip : describe)(
 	`real n8n ${N8N_VERSION}: the key's origin and replay protection`,
-	{ skip: SKIP, timeout: 80 * MINUTE },
 	() => {
 		let userFolder: string | undefined;
 		let config: N8nConfig;
@@ -196,124 +195,121 @@ describe(
 		const files = keepFilesOnFailure(log);
 		const track = files.track;
 
-		before(
-			async () => {
-				let env;
-				try {
-					env = await ensureN8n(log);
-				} catch (error) {
-					throw new Error(
-						`Could not install n8n ${N8N_VERSION} for the end-to-end tests: ${(error as Error).message}`,
-					);
-				}
-				userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-nodes-erp-e2e-security-'));
-				const paths = n8nPaths(userFolder);
-				log(`building, packing and installing the package (logs in ${userFolder})`);
-				await installPackage(
-					paths,
-					await buildAndPack(path.join(userFolder, 'pack'), paths.setupLog, log),
-					log,
+		beforeAll(async () => {
+			let env;
+			try {
+				env = await ensureN8n(log);
+			} catch (error) {
+				throw new Error(
+					`Could not install n8n ${N8N_VERSION} for the end-to-end tests: ${(error as Error).message}`,
 				);
-				sandbox = await startSandbox({ port: 0, rateLimit: false });
-				listener = await startListener();
-				config = { env, paths, port: await freePort(), brokerPort: await freePort() };
+			}
+			userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-nodes-erp-e2e-security-'));
+			const paths = n8nPaths(userFolder);
+			log(`building, packing and installing the package (logs in ${userFolder})`);
+			await installPackage(
+				paths,
+				await buildAndPack(path.join(userFolder, 'pack'), paths.setupLog, log),
+				log,
+			);
+			sandbox = await startSandbox({ port: 0, rateLimit: false });
+			listener = await startListener();
+			config = { env, paths, port: await freePort(), brokerPort: await freePort() };
 
-				const credentialFile = path.join(userFolder, 'manual-credential.json');
-				fs.writeFileSync(
-					credentialFile,
-					JSON.stringify([
-						{
-							...MANUAL_CREDENTIAL,
-							type: 'erpApi',
-							data: {
-								environment: 'sandbox',
-								baseUrl: sandbox.baseUrl,
-								apiKey: DEMO_KEYS.full,
-								webhookSecret: MANUAL_SECRET,
-							},
-						},
-					]),
-					{ mode: 0o600 },
-				);
-				await n8nCli(config, ['import:credentials', `--input=${credentialFile}`], log);
-				fs.rmSync(credentialFile);
-
-				const pagination = (extra: Record<string, unknown>) => ({
-					options: {
-						pagination: {
-							pagination: {
-								paginationCompleteWhen: 'other',
-								limitPagesFetched: true,
-								maxRequests: 3,
-								...extra,
-							},
-						},
-					},
-				});
-				await importWorkflows(
-					config,
+			const credentialFile = path.join(userFolder, 'manual-credential.json');
+			fs.writeFileSync(
+				credentialFile,
+				JSON.stringify([
 					{
-						sandboxBaseUrl: sandbox.baseUrl,
-						workflows: [
-							httpWorkflow(IDS.http, 'sec-http', { options: {} }),
-							httpWorkflow(
-								IDS.httpPaginated,
-								'sec-http-paginated',
-								pagination({
-									paginationMode: 'updateAParameterInEachRequest',
-									parameters: {
-										parameters: [
-											{ type: 'qs', name: 'cursor', value: '={{ $response.body.next_cursor }}' },
-										],
-									},
-									completeExpression: '={{ !$response.body.next_cursor }}',
-								}),
-							),
-							// Page 1 from the credential's own Base URL, page 2 from another origin.
-							httpWorkflow(
-								IDS.httpNextPage,
-								'sec-http-next-page',
-								pagination({
-									paginationMode: 'responseContainsNextURL',
-									nextURL: `${listener.url}/v1/articles?page=2`,
-									completeExpression: '={{ $pageCount >= 2 }}',
-								}),
-							),
-							// Control: the listener does record an Authorization header when one is sent.
-							httpWorkflow(
-								IDS.httpControl,
-								'sec-http-control',
-								{
-									sendHeaders: true,
-									headerParameters: {
-										parameters: [{ name: 'Authorization', value: 'Bearer e2e-control-marker' }],
-									},
-									options: {},
-								},
-								false,
-							),
-							triggerWorkflow(IDS.triggerAuto, HOOK_IDS.auto, 'automatic', SANDBOX_CREDENTIAL),
-							triggerWorkflow(IDS.triggerManual, HOOK_IDS.manual, 'manual', MANUAL_CREDENTIAL),
-						],
+						...MANUAL_CREDENTIAL,
+						type: 'erpApi',
+						data: {
+							environment: 'sandbox',
+							baseUrl: sandbox.baseUrl,
+							apiKey: DEMO_KEYS.full,
+							webhookSecret: MANUAL_SECRET,
+						},
 					},
-					log,
-				);
-				log('starting n8n');
-				n8n = await startN8n(config);
-				rest = new N8nRest(n8n.url);
-				await rest.signInAsOwner();
-				for (const id of [IDS.http, IDS.httpPaginated, IDS.httpNextPage, IDS.httpControl])
-					await rest.activate(id);
-			},
-			{ timeout: 75 * MINUTE },
-		);
+				]),
+				{ mode: 0o600 },
+			);
+			await n8nCli(config, ['import:credentials', `--input=${credentialFile}`], log);
+			fs.rmSync(credentialFile);
 
-		after(async () => {
+			const pagination = (extra: Record<string, unknown>) => ({
+				options: {
+					pagination: {
+						pagination: {
+							paginationCompleteWhen: 'other',
+							limitPagesFetched: true,
+							maxRequests: 3,
+							...extra,
+						},
+					},
+				},
+			});
+			await importWorkflows(
+				config,
+				{
+					sandboxBaseUrl: sandbox.baseUrl,
+					workflows: [
+						httpWorkflow(IDS.http, 'sec-http', { options: {} }),
+						httpWorkflow(
+							IDS.httpPaginated,
+							'sec-http-paginated',
+							pagination({
+								paginationMode: 'updateAParameterInEachRequest',
+								parameters: {
+									parameters: [
+										{ type: 'qs', name: 'cursor', value: '={{ $response.body.next_cursor }}' },
+									],
+								},
+								completeExpression: '={{ !$response.body.next_cursor }}',
+							}),
+						),
+						// Page 1 from the credential's own Base URL, page 2 from another origin.
+						httpWorkflow(
+							IDS.httpNextPage,
+							'sec-http-next-page',
+							pagination({
+								paginationMode: 'responseContainsNextURL',
+								nextURL: `${listener.url}/v1/articles?page=2`,
+								completeExpression: '={{ $pageCount >= 2 }}',
+							}),
+						),
+						// Control: the listener does record an Authorization header when one is sent.
+						httpWorkflow(
+							IDS.httpControl,
+							'sec-http-control',
+							{
+								sendHeaders: true,
+								headerParameters: {
+									parameters: [{ name: 'Authorization', value: 'Bearer e2e-control-marker' }],
+								},
+								options: {},
+							},
+							false,
+						),
+						triggerWorkflow(IDS.triggerAuto, HOOK_IDS.auto, 'automatic', SANDBOX_CREDENTIAL),
+						triggerWorkflow(IDS.triggerManual, HOOK_IDS.manual, 'manual', MANUAL_CREDENTIAL),
+					],
+				},
+				log,
+			);
+			log('starting n8n');
+			n8n = await startN8n(config);
+			rest = new N8nRest(n8n.url);
+			await rest.signInAsOwner();
+			for (const id of [IDS.http, IDS.httpPaginated, IDS.httpNextPage, IDS.httpControl])
+				await rest.activate(id);
+		}, 75 * MINUTE);
+
+		afterAll(async () => {
 			await n8n?.stop();
 			await sandbox?.close();
 			await listener?.close();
 			files.cleanUp(userFolder, config?.paths.n8nLog ?? '');
-		});
+		}, 80 * MINUTE);
 
 		// eslint-disable-next-line @typescript-eslint/no-explicit-any
 		async function callHttp(webhookPath: string, url: string): Promise<any> {
@@ -341,6 +337,7 @@ describe(
 				const paged = await callHttp('sec-http-paginated', `${sandbox.baseUrl}/clients?limit=2`);
 				assert.equal(paged.error, undefined, JSON.stringify(paged));
 			}),
+			80 * MINUTE,
 		);
 
 		it(
@@ -372,6 +369,7 @@ describe(
 				);
 				assert.deepEqual(listener.requests, [], 'nothing at all reached the other origin');
 			}),
+			80 * MINUTE,
 		);
 
 		/** Posts a delivery to the trigger's production URL; the answer's status and body. */
@@ -456,6 +454,7 @@ describe(
 				captured.auto = sign(autoSecret, 'evt_restart_auto');
 				assert.ok(started(await deliver(HOOK_IDS.auto, captured.auto)));
 			}),
+			80 * MINUTE,
 		);
 
 		it(
@@ -466,6 +465,7 @@ describe(
 				captured.manual = sign(MANUAL_SECRET, 'evt_restart_manual');
 				assert.ok(started(await deliver(HOOK_IDS.manual, captured.manual)));
 			}),
+			80 * MINUTE,
 		);
 
 		it(
@@ -497,6 +497,7 @@ describe(
 				assert.equal((await settledRuns(IDS.triggerAuto)).length, before.auto + 1);
 				assert.equal((await settledRuns(IDS.triggerManual)).length, before.manual + 1);
 			}),
+			80 * MINUTE,
 		);
 	},
 );

@@ -2,7 +2,7 @@
 // ERP node, resource API Request (issue 17): any endpoint through the node's transport, run as
 // real workflows against the sandbox and checked in the sandbox's own state and counters.
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { afterAll, beforeAll, beforeEach, describe, test } from '@jest/globals';
 
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
@@ -12,10 +12,10 @@ import type { ErpTestEnv } from './setup';
 import { assertRefusedBeforeRequest, startErpTestEnv } from './setup';
 
 let env: ErpTestEnv;
-before(async () => {
+beforeAll(async () => {
 	env = await startErpTestEnv();
 });
-after(async () => {
+afterAll(async () => {
 	await env.close();
 });
 beforeEach(async () => {

@@ -2,7 +2,7 @@
 // ERP node, resource Article: every operation through a real workflow run against the sandbox,
 // checked in the sandbox's own state.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from '@jest/globals';
 
 import type { IDataObject } from 'n8n-workflow';
 
@@ -10,10 +10,10 @@ import type { ErpTestEnv } from './setup';
 import { assertRefusedBeforeRequest, startErpTestEnv, byId, byReference } from './setup';
 
 let env: ErpTestEnv;
-before(async () => {
+beforeAll(async () => {
 	env = await startErpTestEnv();
 });
-after(async () => {
+afterAll(async () => {
 	await env.close();
 });
 

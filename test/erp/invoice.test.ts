@@ -2,7 +2,7 @@
 // ERP node, resources Invoice and Settlement: issuing from lines defined in the node or from JSON,
 // totals, stock, movements and ledger in the sandbox; settlements; 409s; continue-on-fail.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from '@jest/globals';
 
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
@@ -14,7 +14,7 @@ let env: ErpTestEnv;
 let stocked: IDataObject[];
 let clientId: string;
 
-before(async () => {
+beforeAll(async () => {
 	env = await startErpTestEnv();
 	const { body } = await env.api('GET', '/articles?limit=100');
 	stocked = (body.data as IDataObject[]).filter(
@@ -24,7 +24,7 @@ before(async () => {
 	const clients = await env.api('GET', '/clients?limit=1');
 	clientId = String((clients.body.data as IDataObject[])[0].id);
 });
-after(async () => {
+afterAll(async () => {
 	await env.close();
 });
 
@@ -360,7 +360,7 @@ describe('settlement', () => {
 	let invoiceId: string;
 	let total: number;
 
-	before(async () => {
+	beforeAll(async () => {
 		const created = await env.api('POST', '/factures', {
 			client_id: clientId,
 			lignes: [{ article_id: stocked[7].id, quantite: 2 }],

@@ -2,7 +2,7 @@
 // ERP node, resources Stock Movement and General Ledger: list filters reach the API, dates are
 // checked before any request.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from '@jest/globals';
 
 import type { IDataObject } from 'n8n-workflow';
 
@@ -10,10 +10,10 @@ import type { ErpTestEnv } from './setup';
 import { assertRefusedBeforeRequest, startErpTestEnv } from './setup';
 
 let env: ErpTestEnv;
-before(async () => {
+beforeAll(async () => {
 	env = await startErpTestEnv();
 });
-after(async () => {
+afterAll(async () => {
 	await env.close();
 });
 

@@ -3,7 +3,7 @@
 // Find or create the client by email -> issue the invoice from the order's line items (article
 // references, from JSON) -> settle it in full. Checked in the sandbox's state.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { afterAll, beforeAll, test } from '@jest/globals';
 
 import type { IDataObject } from 'n8n-workflow';
 
@@ -11,10 +11,10 @@ import type { ErpTestEnv } from './setup';
 import { startErpTestEnv } from './setup';
 
 let env: ErpTestEnv;
-before(async () => {
+beforeAll(async () => {
 	env = await startErpTestEnv();
 });
-after(async () => {
+afterAll(async () => {
 	await env.close();
 });
 

@@ -14,10 +14,10 @@ import type {
 } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
-import { DEMO_KEYS, startSandbox } from '../../sandbox';
-import type { SandboxHandle } from '../../sandbox';
+import { DEMO_KEYS, sandboxStats, startSandbox } from '../../sandbox';
+import type { SandboxHandle, SandboxStats } from '../../sandbox';
 import type { NodeSpec, RunWorkflowResult } from '../harness';
-import { TestCredentials, credentialRef, runWorkflow } from '../harness';
+import { TestCredentials, credentialRef, runWorkflow, scanError, scanOutput } from '../harness';
 import { createAdditionalData } from '../harness/additional-data';
 import { HarnessNodeTypes, initRuntime } from '../harness/runtime';
 
@@ -27,11 +27,7 @@ export const ERP = 'n8n-nodes-erp.erp';
 export const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 export const byReference = (value: string) => ({ __rl: true, mode: 'reference', value });
 
-export interface Stats {
-	requests: number;
-	byPath: Record<string, number>;
-	byStatus: Record<string, number>;
-}
+export type Stats = SandboxStats;
 
 export interface ErpTestEnv {
 	sandbox: SandboxHandle;
@@ -124,7 +120,16 @@ export async function startErpTestEnv(): Promise<ErpTestEnv> {
 		>;
 		const fn = methods[kind]?.[method];
 		assert.ok(fn, `the node has no ${kind} method ${method}`);
-		return await fn.call(context, ...args);
+		// What the editor shows (R4): scanned for secrets like any output, errors too.
+		try {
+			const result = await fn.call(context, ...args);
+			scanOutput(`${kind} ${method}`, result);
+			return result;
+		} catch (error) {
+			scanError(`${kind} ${method}`, error);
+			// eslint-disable-next-line @n8n/community-nodes/require-node-api-error -- the node's own error, handed on to the test
+			throw error;
+		}
 	};
 
 	return {
@@ -137,10 +142,7 @@ export async function startErpTestEnv(): Promise<ErpTestEnv> {
 			),
 		runNodes,
 		api,
-		async stats() {
-			const response = await fetch(`${sandbox.url}/_sandbox/stats`);
-			return (await response.json()) as Stats;
-		},
+		stats: async () => await sandboxStats(sandbox.url),
 		async reset() {
 			const response = await fetch(`${sandbox.url}/_sandbox/reset`, { method: 'POST' });
 			assert.equal(response.status, 200);

@@ -2,7 +2,7 @@
 // Input checks of the ERP node: the pure validators, then each refusal through a workflow run,
 // with the sandbox showing that no request arrived.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from '@jest/globals';
 
 import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
 
@@ -157,10 +157,10 @@ describe('validators', () => {
 
 describe('refusals in a workflow, before any request', () => {
 	let env: ErpTestEnv;
-	before(async () => {
+	beforeAll(async () => {
 		env = await startErpTestEnv();
 	});
-	after(async () => {
+	afterAll(async () => {
 		await env.close();
 	});
 
@@ -273,7 +273,7 @@ describe('refusals in a workflow, before any request', () => {
 	// Bad values arrive through an expression, as from an earlier node or an AI agent.
 	const fromInput = '={{ $json.value }}';
 
-	test('1. a filter given an object or array is refused, never dropped (no unfiltered list)', async () => {
+	test('a filter given an object or array is refused, never dropped (no unfiltered list)', async () => {
 		const cases: Array<[string, string, string, IDataObject[string]]> = [
 			['article', 'reference', 'Reference', { ref: 'REF-000001' }],
 			['article', 'q', 'Search Text', ['chaise']],
@@ -293,7 +293,7 @@ describe('refusals in a workflow, before any request', () => {
 		}
 	});
 
-	test('1. an empty filter means "not set", and a whole number is a text filter', async () => {
+	test('an empty filter means "not set", and a whole number is a text filter', async () => {
 		const all = (await env.api('GET', '/articles?limit=1')).body.pagination as { total: number };
 		const blank = await env.run(
 			{ resource: 'article', operation: 'getAll', returnAll: true, filters: { q: fromInput } },
@@ -325,7 +325,7 @@ describe('refusals in a workflow, before any request', () => {
 		);
 	});
 
-	test('2. phone and address given an object, array or boolean are refused, not sent as text', async () => {
+	test('phone and address given an object, array or boolean are refused, not sent as text', async () => {
 		const clientId = { __rl: true, mode: 'id', value: 'cli_00000001' };
 		const cases: Array<[INodeParameters, string, IDataObject[string]]> = [
 			[
@@ -376,7 +376,7 @@ describe('refusals in a workflow, before any request', () => {
 		}
 	});
 
-	test('3. text longer than the contract limits is refused, with the limit in the message', async () => {
+	test('text longer than the contract limits is refused, with the limit in the message', async () => {
 		const error = await assertRefusedBeforeRequest(
 			env,
 			{ ...article, designation: fromInput },
@@ -411,7 +411,7 @@ describe('refusals in a workflow, before any request', () => {
 		);
 	});
 
-	test('4. a boolean given anything but true/false is refused; the text "true" counts as true', async () => {
+	test('a boolean given anything but true/false is refused; the text "true" counts as true', async () => {
 		await assertRefusedBeforeRequest(
 			env,
 			{ resource: 'client', operation: 'getAll', returnAll: fromInput },
@@ -433,7 +433,7 @@ describe('refusals in a workflow, before any request', () => {
 		assert.equal(all.output('ERP').length, (body.pagination as { total: number }).total);
 	});
 
-	test('5. an unknown Lines Source names "Lines Source"', async () => {
+	test('an unknown Lines Source names "Lines Source"', async () => {
 		const error = await assertRefusedBeforeRequest(
 			env,
 			{

@@ -6,6 +6,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+import { scanRequest } from './leaks';
+
 import type {
 	IDataObject,
 	IExecuteFunctions,
@@ -81,6 +83,7 @@ export async function startRecordingServer(
 	}),
 ): Promise<RecordingServer> {
 	const requests: RecordedRequest[] = [];
+	let origin = '';
 	const server = http.createServer((req, res) => {
 		const chunks: Buffer[] = [];
 		req.on('data', (c: Buffer) => chunks.push(c));
@@ -92,6 +95,8 @@ export async function startRecordingServer(
 				body: Buffer.concat(chunks).toString('utf8'),
 			};
 			requests.push(recorded);
+			// R4 on the wire: a secret sent here that belongs to another origin fails the file.
+			scanRequest('recording server', origin, recorded);
 			const answer = reply(recorded);
 			res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
 			res.end(answer.body === undefined ? '' : JSON.stringify(answer.body));
@@ -99,8 +104,9 @@ export async function startRecordingServer(
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	const { port } = server.address() as AddressInfo;
+	origin = `http://127.0.0.1:${port}`;
 	return {
-		url: `http://127.0.0.1:${port}`,
+		url: origin,
 		requests,
 		close: async () => {
 			server.closeAllConnections();

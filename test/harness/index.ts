@@ -19,6 +19,8 @@ export {
 	registerSecret,
 	scanError,
 	scanLog,
+	scanRequest,
+	scanStaticData,
 	scanOutput,
 	secretNames,
 	takeFindingsSince,

@@ -8,10 +8,10 @@
  * known at that moment: a secret reaches the harness (credential, token persisted by n8n-core,
  * static data) before anything built from it can be seen.
  *
- * In a test file run by `node --test`, a file-level `after` hook (registered when the harness is
- * first imported) fails the file when anything leaked and prints what was checked.
+ * In a jest test file, a file-level `afterAll` hook (registered when the harness is first
+ * imported) fails the file when anything leaked and prints what was checked.
  */
-import { after } from 'node:test';
+import { types } from 'node:util';
 
 /** Shorter values are not treated as secrets (they would match ordinary words). */
 export const MIN_SECRET_LENGTH = 8;
@@ -19,7 +19,7 @@ export const MIN_SECRET_LENGTH = 8;
 const MAX_DEPTH = 12;
 
 export type SecretKind = 'credential' | 'oauthToken' | 'webhookSecret' | 'other';
-export type CaptureKind = 'output' | 'error' | 'log';
+export type CaptureKind = 'output' | 'error' | 'log' | 'request' | 'staticData';
 
 export interface LeakFinding {
 	/** Where it was seen, e.g. `workflow w1 > node "ERP" > output`. Never contains the secret. */
@@ -37,6 +37,8 @@ export interface LeakCounts {
 	outputs: number;
 	errors: number;
 	logLines: number;
+	/** Outbound requests scanned (recording servers, see scanRequest). */
+	requests: number;
 	/** Characters of text scanned. */
 	characters: number;
 	findings: number;
@@ -46,11 +48,55 @@ interface Secret {
 	value: string;
 	kind: SecretKind;
 	name: string;
+	/** The origins this secret may be sent to (its credential's URLs); empty: not known. */
+	origins: Set<string>;
+	/** The forms it is searched in: raw, JSON-escaped, URL-encoded, base64 (three alignments), prefix. */
+	forms: string[];
 }
+
+/** Shortest prefix of a secret that counts as the secret (a truncated copy still leaks). */
+export const MIN_PREFIX_LENGTH = 12;
+
+/** The forms a secret can take on its way out. */
+export function secretForms(value: string): string[] {
+	const forms = new Set<string>([
+		value,
+		JSON.stringify(value).slice(1, -1),
+		encodeURIComponent(value),
+		new URLSearchParams({ v: value }).toString().slice(2),
+	]);
+	// base64 of the secret at any byte offset inside a longer encoded text: encode it after 0, 1
+	// or 2 filler bytes and keep the characters that do not depend on the neighbours.
+	const bytes = Buffer.from(value, 'utf8');
+	for (const pad of [0, 1, 2]) {
+		const encoded = Buffer.concat([Buffer.alloc(pad), bytes]).toString('base64');
+		const start = pad === 0 ? 0 : pad === 1 ? 2 : 3;
+		const tailBytes = (pad + bytes.length) % 3;
+		const end = encoded.replace(/=+$/, '').length - (tailBytes === 0 ? 0 : 1);
+		const core = encoded.slice(start, end);
+		if (core.length >= MIN_PREFIX_LENGTH) {
+			forms.add(core);
+			forms.add(core.replace(/\+/g, '-').replace(/\//g, '_'));
+		}
+	}
+	// Truncated: a long enough prefix (at least 12 characters and 60% of the secret).
+	const prefixLength = Math.max(MIN_PREFIX_LENGTH, Math.ceil(value.length * 0.6));
+	if (prefixLength < value.length) forms.add(value.slice(0, prefixLength));
+	return [...forms];
+}
+
+const originOf = (value: unknown): string | undefined => {
+	if (typeof value !== 'string' || !/^https?:\/\//i.test(value)) return undefined;
+	try {
+		return new URL(value).origin;
+	} catch {
+		return undefined;
+	}
+};
 
 const secrets = new Map<string, Secret>();
 const findings: LeakFinding[] = [];
-const counts: Omit<LeakCounts, 'secrets' | 'findings'> = { outputs: 0, errors: 0, logLines: 0, characters: 0 };
+const counts: Omit<LeakCounts, 'secrets' | 'findings'> = { outputs: 0, errors: 0, logLines: 0, requests: 0, characters: 0 };
 
 /** Field names of credential data and static data whose string values are secrets (URLs are not: `accessTokenUrl`). */
 const SECRET_FIELD = /secret|password|token|api_?key|private_?key/i;
@@ -59,13 +105,18 @@ const isSecretField = (name: string) => SECRET_FIELD.test(name) && !NOT_SECRET_F
 const OAUTH_TOKEN_FIELDS = ['access_token', 'refresh_token', 'id_token'];
 
 /** Registers a secret (ignored when not a string or shorter than MIN_SECRET_LENGTH). */
-export function registerSecret(value: unknown, kind: SecretKind, name: string): void {
+export function registerSecret(value: unknown, kind: SecretKind, name: string, origins: string[] = []): void {
 	if (typeof value !== 'string') return;
 	const trimmed = value.trim();
-	if (trimmed.length < MIN_SECRET_LENGTH || secrets.has(trimmed)) return;
-	secrets.set(trimmed, { value: trimmed, kind, name });
+	if (trimmed.length < MIN_SECRET_LENGTH) return;
+	const known = secrets.get(trimmed);
+	if (known) {
+		for (const origin of origins) known.origins.add(origin);
+		return;
+	}
+	secrets.set(trimmed, { value: trimmed, kind, name, origins: new Set(origins), forms: secretForms(trimmed) });
 	// A webhook secret's key part (after `whsec_`) is as secret as the whole.
-	if (trimmed.startsWith('whsec_')) registerSecret(trimmed.slice('whsec_'.length), kind, `${name} (key part)`);
+	if (trimmed.startsWith('whsec_')) registerSecret(trimmed.slice('whsec_'.length), kind, `${name} (key part)`, origins);
 }
 
 /**
@@ -78,13 +129,15 @@ export function registerCredentialSecrets(
 	passwordFields: string[] = [],
 ): void {
 	if (!data) return;
+	// Where the credential's secrets may go: the origins of its URLs (base URL, token URL...).
+	const origins = Object.values(data).flatMap((value) => originOf(value) ?? []);
 	for (const [field, value] of Object.entries(data)) {
 		if (field === 'oauthTokenData' && value && typeof value === 'object') {
 			for (const tokenField of OAUTH_TOKEN_FIELDS) {
-				registerSecret((value as Record<string, unknown>)[tokenField], 'oauthToken', `${type}.oauthTokenData.${tokenField}`);
+				registerSecret((value as Record<string, unknown>)[tokenField], 'oauthToken', `${type}.oauthTokenData.${tokenField}`, origins);
 			}
 		} else if (passwordFields.includes(field) || isSecretField(field)) {
-			registerSecret(value, field === 'webhookSecret' ? 'webhookSecret' : 'credential', `${type}.${field}`);
+			registerSecret(value, field === 'webhookSecret' ? 'webhookSecret' : 'credential', `${type}.${field}`, origins);
 		}
 	}
 }
@@ -134,8 +187,9 @@ export function textOf(value: unknown): string {
 			for (const entry of v) walk(entry, depth + 1);
 			return;
 		}
-		const names = v instanceof Error ? Object.getOwnPropertyNames(v) : Object.keys(v);
-		if (v instanceof Error && !names.includes('message')) names.push('message');
+		const isError = v instanceof Error || types.isNativeError(v);
+		const names = isError ? Object.getOwnPropertyNames(v) : Object.keys(v);
+		if (isError && !names.includes('message')) names.push('message');
 		for (const name of names) {
 			let entry: unknown;
 			try {
@@ -159,12 +213,22 @@ function excerptAround(text: string, index: number, secret: string): string {
 }
 
 /** Scans a text for every registered secret (also in its JSON-escaped form); returns the new findings. */
-function scanText(text: string, where: string, capture: CaptureKind): LeakFinding[] {
+function scanText(
+	text: string,
+	where: string,
+	capture: CaptureKind,
+	include: (secret: Secret) => boolean = () => true,
+): LeakFinding[] {
 	counts.characters += text.length;
+	// Basic credentials and other base64 tokens are also scanned decoded.
+	const decoded = (text.match(/[A-Za-z0-9+/_-]{16,}={0,2}/g) ?? [])
+		.map((token) => Buffer.from(token, token.includes('-') || token.includes('_') ? 'base64url' : 'base64').toString('utf8'))
+		.filter((s) => /^[\x20-\x7e]*$/.test(s));
+	if (decoded.length > 0) text = `${text}\n${decoded.join('\n')}`;
 	const found: LeakFinding[] = [];
 	for (const secret of secrets.values()) {
-		const forms = [secret.value, JSON.stringify(secret.value).slice(1, -1)];
-		for (const form of forms) {
+		if (!include(secret)) continue;
+		for (const form of secret.forms) {
 			const index = text.indexOf(form);
 			if (index === -1) continue;
 			found.push({
@@ -191,6 +255,33 @@ export function scanOutput(where: string, value: unknown): LeakFinding[] {
 export function scanError(where: string, error: unknown): LeakFinding[] {
 	counts.errors += 1;
 	return scanText(textOf(error), where, 'error');
+}
+
+/**
+ * Scans an outbound request that reached a server of the test (a recording server) at `origin`:
+ * a registered secret whose credential names other origins must not be in it (method, URL,
+ * headers, body). Secrets whose origins are not known are not judged here.
+ */
+export function scanRequest(
+	where: string,
+	origin: string,
+	request: { method: string; url: string; headers: unknown; body: string },
+): LeakFinding[] {
+	counts.requests += 1;
+	return scanText(
+		textOf([request.method, request.url, request.headers, request.body]),
+		`${where} (request to ${origin})`,
+		'request',
+		(secret) => secret.origins.size > 0 && !secret.origins.has(origin),
+	);
+}
+
+/**
+ * Scans a workflow's static data: the trigger keeps its own webhook secret there, nothing else
+ * secret (an API key, a token, a client secret) may land in it.
+ */
+export function scanStaticData(workflowId: string, data: unknown): LeakFinding[] {
+	return scanText(textOf(data), `static data of ${workflowId}`, 'staticData', (secret) => secret.kind !== 'webhookSecret');
 }
 
 /** Scans one log line: its message and metadata. */
@@ -226,44 +317,43 @@ export function describeFinding(f: LeakFinding): string {
 	return `${f.secretKind} ${f.secretName} in ${f.capture} at ${f.where}: …${f.excerpt}…`;
 }
 
-/** Whether this process is a test file run by `node --test` (the runner sets NODE_TEST_CONTEXT). */
+/** Whether this runs inside a jest test file (jest sets JEST_WORKER_ID in its workers and in-band). */
 function inTestRunner(): boolean {
-	return process.env.NODE_TEST_CONTEXT !== undefined;
+	return process.env.JEST_WORKER_ID !== undefined;
 }
 
 let hookRegistered = false;
 
-function report(list: LeakFinding[]): void {
-	process.stdout.write(
-		`# SECRET LEAK: ${list.length} secret leak(s) in node outputs, errors or logs (the file fails):\n` +
-			list.slice(0, 20).map((f) => `#   ${describeFinding(f)}\n`).join(''),
+function leakReport(list: LeakFinding[]): string {
+	return (
+		`SECRET LEAK: ${list.length} secret leak(s) in node outputs, errors, logs or outbound requests (the file fails):\n` +
+		list
+			.slice(0, 20)
+			.map((f) => `  ${describeFinding(f)}\n`)
+			.join('')
 	);
-	process.exitCode = 1;
 }
 
 /**
  * Registers the file-level check (once). Called when the harness is first imported, at the top
- * level of a test file, so that the hook belongs to the file and runs after all its tests.
- * It fails the file through the exit code rather than by throwing: a throwing root `after` hook
- * would skip the file's own `after` hooks (closing servers), and the file would never exit.
- * Anything caught later (in the file's own `after` hooks) is reported when the process exits.
+ * level of a test file, so that the hook belongs to the file and runs after all its describe
+ * blocks (jest runs a block's own tests and nested blocks before its `afterAll` hooks). A leak
+ * fails the file: the hook throws, and jest still runs the file's other `afterAll` hooks.
  */
 export function registerFileLeakCheck(): void {
 	if (hookRegistered || !inTestRunner()) return;
 	hookRegistered = true;
-	let reported = 0;
-	after(() => {
+	// jest's global (not an import from '@jest/globals', which throws outside jest: the benchmarks
+	// use the harness too).
+	const { afterAll } = globalThis as unknown as { afterAll: (fn: () => void) => void };
+	afterAll(() => {
 		const c = leakCounts();
-		if (c.outputs + c.errors + c.logLines > 0) {
+		if (c.outputs + c.errors + c.logLines + c.requests > 0) {
 			process.stdout.write(
 				`# secret-leak check: ${c.secrets} secrets against ${c.outputs} outputs, ${c.errors} errors, ` +
-					`${c.logLines} log lines (${c.characters} characters): ${c.findings} leaks\n`,
+					`${c.logLines} log lines, ${c.requests} outbound requests (${c.characters} characters): ${c.findings} leaks\n`,
 			);
 		}
-		reported = findings.length;
-		if (findings.length > 0) report(findings);
-	});
-	process.once('exit', () => {
-		if (findings.length > reported) report(findings.slice(reported));
+		if (findings.length > 0) throw new Error(leakReport(findings));
 	});
 }

@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from '@jest/globals';
 
 import type { ICredentialType } from 'n8n-workflow';
 
@@ -32,7 +32,7 @@ describe('OAuth2 through n8n-core (tiny token server)', () => {
 	let valid = { access: 'at-1', refresh: 'rt-0' };
 	let issued = 0;
 	let server: RecordingServer;
-	before(async () => {
+	beforeAll(async () => {
 		server = await startRecordingServer((req) => {
 			if (req.url === '/token') {
 				const form = new URLSearchParams(req.body);
@@ -51,7 +51,7 @@ describe('OAuth2 through n8n-core (tiny token server)', () => {
 				: { status: 401, body: { error: 'expired' } };
 		});
 	});
-	after(async () => await server.close());
+	afterAll(async () => await server.close());
 
 	const run = (credentials: TestCredentials) =>
 		runWorkflow({
@@ -110,12 +110,73 @@ describe('OAuth2 through n8n-core (tiny token server)', () => {
 	});
 });
 
+describe("OAuth2's Token Expired Status Code (a field of n8n's oAuth2Api)", () => {
+	// n8n's oAuth2Api marks the field doNotInherit: a credential that extends it declares its own.
+	const expiring: ICredentialType = {
+		...testOAuth2Api,
+		name: 'expiringOAuth2Api',
+		properties: [
+			...testOAuth2Api.properties,
+			{ displayName: 'Token Expired Status Code', name: 'tokenExpiredStatusCode', type: 'number', default: 401 },
+		],
+	};
+	const expiringNode = {
+		...httpCallNode,
+		description: { ...httpCallNode.description, credentials: [{ name: 'expiringOAuth2Api', required: true }] },
+	};
+	let server: RecordingServer;
+	beforeAll(async () => {
+		// An API that answers 403, not 401, to an expired access token.
+		server = await startRecordingServer((req) => {
+			if (req.url === '/token')
+				return {
+					status: 200,
+					body: { access_token: 'at-fresh', refresh_token: 'rt-next', token_type: 'Bearer', expires_in: 3600 },
+				};
+			return req.headers.authorization === 'Bearer at-fresh'
+				? { status: 200, body: { ok: true } }
+				: { status: 403, body: { error: 'expired' } };
+		});
+	});
+	afterAll(async () => await server.close());
+
+	const run = (tokenExpiredStatusCode?: number) =>
+		runWorkflow({
+			nodes: [{ name: 'Call', type: HTTP_CALL_NODE_TYPE, parameters: { credentialType: 'expiringOAuth2Api', url: `${server.url}/resource` } }],
+			credentials: new TestCredentials(
+				{
+					expiringOAuth2Api: {
+						clientId: 'client',
+						clientSecret: 'secret-403-test',
+						authUrl: `${server.url}/authorize`,
+						accessTokenUrl: `${server.url}/token`,
+						...(tokenExpiredStatusCode === undefined ? {} : { tokenExpiredStatusCode }),
+						oauthTokenData: { access_token: 'at-old', refresh_token: 'rt-0', token_type: 'Bearer' },
+					},
+				},
+				{ types: { expiringOAuth2Api: expiring } },
+			),
+			extraNodeTypes: { [HTTP_CALL_NODE_TYPE]: expiringNode },
+		});
+	const tokenRequests = () => server.requests.filter((r) => r.url === '/token').length;
+
+	test('set to 403, a 403 refreshes the token; left at 401, a 403 is an error and nothing is refreshed', async () => {
+		const refreshed = await run(403);
+		assert.equal(refreshed.success, true, refreshed.error?.message);
+		assert.equal(tokenRequests(), 1);
+
+		const refused = await run();
+		assert.equal(refused.success, false);
+		assert.equal(tokenRequests(), 1, 'no refresh on a 403 when 401 means expired');
+	});
+});
+
 describe('connectOAuth2 against the sandbox', () => {
 	let sandbox: SandboxHandle;
-	before(async () => {
+	beforeAll(async () => {
 		sandbox = await startSandbox({ port: 0, tokenLifetimes: { accessTokenSeconds: 0.3 } });
 	});
-	after(async () => await sandbox.close());
+	afterAll(async () => await sandbox.close());
 
 	test('the PKCE flow yields a token that authorizes requests and is refreshed when it expires', async () => {
 		const credentials = new TestCredentials(

@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from '@jest/globals';
 
 import type {
 	ICredentialDataDecryptedObject,
@@ -109,14 +109,14 @@ function flakyNode(failures: number): INodeType {
 
 describe('runWorkflow', () => {
 	let server: RecordingServer;
-	before(async () => {
+	beforeAll(async () => {
 		server = await startRecordingServer((req) =>
 			req.url.startsWith('/login')
 				? { status: 200, body: { token: 'session-1' } }
 				: { status: 200, body: { path: req.url } },
 		);
 	});
-	after(async () => await server.close());
+	afterAll(async () => await server.close());
 
 	const call = (credentialType: string, path = '/thing') => ({
 		name: 'Call',

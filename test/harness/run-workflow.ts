@@ -32,7 +32,7 @@ import {
 	workflowBase,
 } from './additional-data';
 import { credentialRef } from './credentials';
-import { registerStaticDataSecrets, scanError, scanOutput } from './leaks';
+import { registerStaticDataSecrets, scanError, scanOutput, scanStaticData } from './leaks';
 import type { TestCredentials } from './credentials';
 import { HarnessNodeTypes } from './runtime';
 
@@ -150,6 +150,7 @@ function buildConnections(
  */
 export function scanRunForLeaks(where: string, run: IRun, workflowId: string, skipNodes: string[] = []): void {
 	registerStaticDataSecrets(workflowId, loadStaticData(workflowId));
+	scanStaticData(workflowId, loadStaticData(workflowId));
 	for (const [nodeName, tasks] of Object.entries(run.data.resultData.runData)) {
 		if (skipNodes.includes(nodeName)) continue;
 		tasks.forEach((task, runIndex) => {

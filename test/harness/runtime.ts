@@ -150,29 +150,29 @@ export class HarnessNodeTypes implements INodeTypes {
 
 /* ------------------------------------------------------------ credential types */
 
+/* eslint-disable @n8n/community-nodes/credential-documentation-url, @n8n/community-nodes/credential-password-field -- n8n's own oAuth2Api, copied as it is */
 /**
- * n8n's generic `oAuth2Api` credential type (it lives in n8n-nodes-base, which is not
- * installed): the fields `requestOAuth2` and the editor's connect flow read, with n8n's
- * defaults, so that `extends: ['oAuth2Api']` resolves and merges as in n8n.
+ * n8n's generic `oAuth2Api` credential type, field for field as in n8n-nodes-base 2.41.1
+ * (dist/credentials/OAuth2Api.credentials.js), so that `extends: ['oAuth2Api']` resolves and
+ * merges as in n8n. n8n-nodes-base itself is not a devDependency (see README.md: 88 runtime
+ * dependencies, native ones among them, and isolated-vm needs Node 24).
  */
 export class OAuth2Api implements ICredentialType {
 	name = 'oAuth2Api';
 
 	displayName = 'OAuth2 API';
 
+	documentationUrl = 'httprequest';
+
 	genericAuth = true;
 
 	properties: INodeProperties[] = [
-		{
-			displayName: 'Use Dynamic Client Registration',
-			name: 'useDynamicClientRegistration',
-			type: 'hidden',
-			default: false,
-		},
+		{ displayName: 'Use Dynamic Client Registration', name: 'useDynamicClientRegistration', type: 'hidden', default: false },
 		{
 			displayName: 'Grant Type',
 			name: 'grantType',
 			type: 'options',
+			displayOptions: { show: { useDynamicClientRegistration: [false] } },
 			options: [
 				{ name: 'Authorization Code', value: 'authorizationCode' },
 				{ name: 'Client Credentials', value: 'clientCredentials' },
@@ -181,51 +181,144 @@ export class OAuth2Api implements ICredentialType {
 			default: 'authorizationCode',
 		},
 		{
-			displayName: 'Authorization URL',
-			name: 'authUrl',
+			displayName: 'Server URL',
+			name: 'serverUrl',
 			type: 'string',
-			displayOptions: { show: { grantType: ['authorizationCode', 'pkce'] } },
+			displayOptions: { show: { useDynamicClientRegistration: [true] } },
 			default: '',
 			required: true,
 		},
-		{ displayName: 'Access Token URL', name: 'accessTokenUrl', type: 'string', default: '', required: true },
-		{ displayName: 'Client ID', name: 'clientId', type: 'string', default: '', required: true },
+		{
+			displayName: 'Authorization URL',
+			name: 'authUrl',
+			type: 'string',
+			displayOptions: { show: { grantType: ['authorizationCode', 'pkce'], useDynamicClientRegistration: [false] } },
+			default: '',
+			required: true,
+		},
+		{
+			displayName: 'Access Token URL',
+			name: 'accessTokenUrl',
+			type: 'string',
+			displayOptions: { show: { useDynamicClientRegistration: [false] } },
+			default: '',
+			required: true,
+		},
+		{
+			displayName: 'Client ID',
+			name: 'clientId',
+			type: 'string',
+			displayOptions: { show: { useDynamicClientRegistration: [false] } },
+			default: '',
+			required: true,
+		},
+		{ displayName: 'Authentication', name: 'clientCredentialType', type: 'hidden', default: 'clientSecret' },
 		{
 			displayName: 'Client Secret',
 			name: 'clientSecret',
 			type: 'string',
+			displayOptions: { show: { useDynamicClientRegistration: [false] } },
 			typeOptions: { password: true },
 			default: '',
 			required: true,
 		},
-		{ displayName: 'Scope', name: 'scope', type: 'string', default: '' },
+		{ displayName: 'Private Key', name: 'privateKey', type: 'hidden', default: '' },
+		{ displayName: 'Certificate', name: 'certificate', type: 'hidden', default: '' },
+		{
+			displayName: 'Scope',
+			name: 'scope',
+			type: 'string',
+			displayOptions: { show: { useDynamicClientRegistration: [false] } },
+			default: '',
+		},
 		{
 			displayName: 'Auth URI Query Parameters',
 			name: 'authQueryParameters',
 			type: 'string',
-			displayOptions: { show: { grantType: ['authorizationCode', 'pkce'] } },
+			displayOptions: { show: { grantType: ['authorizationCode', 'pkce'], useDynamicClientRegistration: [false] } },
 			default: '',
+			description: 'For some services additional query parameters have to be set which can be defined here',
+			placeholder: 'access_type=offline',
 		},
 		{
 			displayName: 'Authentication',
 			name: 'authentication',
 			type: 'options',
+			displayOptions: { show: { useDynamicClientRegistration: [false] } },
 			options: [
-				{ name: 'Body', value: 'body' },
-				{ name: 'Header', value: 'header' },
+				{ name: 'Body', value: 'body', description: 'Send credentials in body' },
+				{ name: 'Header', value: 'header', description: 'Send credentials as Basic Auth header' },
 			],
 			default: 'header',
 		},
 		{
-			displayName: 'Ignore SSL Issues (Insecure)',
-			name: 'ignoreSSLIssues',
+			displayName: 'Send Additional Body Properties',
+			name: 'sendAdditionalBodyProperties',
 			type: 'boolean',
 			default: false,
+			displayOptions: {
+				show: { grantType: ['clientCredentials'], authentication: ['body'], useDynamicClientRegistration: [false] },
+			},
+		},
+		{
+			displayName: 'Additional Body Properties',
+			name: 'additionalBodyProperties',
+			type: 'json',
+			typeOptions: { rows: 5 },
+			displayOptions: {
+				show: {
+					grantType: ['clientCredentials'],
+					authentication: ['body'],
+					sendAdditionalBodyProperties: [true],
+					useDynamicClientRegistration: [false],
+				},
+			},
+			default: '',
+		},
+		{ displayName: 'Ignore SSL Issues (Insecure)', name: 'ignoreSSLIssues', type: 'boolean', default: false, doNotInherit: true },
+		{
+			displayName: 'Token Expired Status Code',
+			name: 'tokenExpiredStatusCode',
+			type: 'number',
+			default: 401,
+			description: 'HTTP status code that indicates the token has expired. Some APIs return 403 instead of 401.',
 			doNotInherit: true,
 		},
-		{ displayName: 'JWE Token Decryption', name: 'jweEnabled', type: 'boolean', default: false, doNotInherit: true },
+		{
+			displayName: 'Encrypted Tokens (JWE)',
+			name: 'jweEnabled',
+			envFeatureFlag: 'OAUTH2_JWE',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether the IdP returns tokens encrypted as JWE to the public key at this instance’s JWKS endpoint. The response must contain at least one JWE-encrypted token (access or ID token); fully plaintext responses are rejected.',
+			doNotInherit: true,
+		},
+		{
+			displayName: 'JWKS URI',
+			name: 'jwksUri',
+			type: 'string',
+			typeOptions: { copyButton: true },
+			default: '',
+			description:
+				'Provide this URL to your IdP so it can fetch the public key used to encrypt access and ID tokens for this instance.',
+			displayOptions: { show: { jweEnabled: [true] } },
+			doNotInherit: true,
+		},
+		{
+			displayName: 'Inline JWKS in Client Registration',
+			name: 'inlineJwks',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to send the public keys directly in the dynamic client registration payload instead of advertising a JWKS URI. Enable this when the IdP cannot reach this instance (e.g. when self-hosted behind a firewall).',
+			displayOptions: { show: { jweEnabled: [true], useDynamicClientRegistration: [true] } },
+			doNotInherit: true,
+		},
 	];
 }
+
+/* eslint-enable @n8n/community-nodes/credential-documentation-url, @n8n/community-nodes/credential-password-field */
 
 /** Our credential types, by name: file and exported class. Loaded only when used. */
 const OUR_CREDENTIAL_TYPES: Record<string, { file: string; className: string }> = {

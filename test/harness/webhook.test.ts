@@ -1,7 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports */
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { afterAll, beforeAll, beforeEach, describe, test } from '@jest/globals';
 
 import type {
 	ICredentialType,
@@ -110,7 +110,7 @@ const hookTrigger: INodeType = {
 describe('activateTrigger', () => {
 	let erp: RecordingServer;
 	const hooks = new Map<string, IDataObject>();
-	before(async () => {
+	beforeAll(async () => {
 		erp = await startRecordingServer((req) => {
 			const [, , id] = req.url.split('/');
 			if (req.method === 'POST' && req.url === '/hooks') {
@@ -122,7 +122,7 @@ describe('activateTrigger', () => {
 			return hooks.has(id) ? { status: 200, body: hooks.get(id) } : { status: 404, body: {} };
 		});
 	});
-	after(async () => await erp.close());
+	afterAll(async () => await erp.close());
 	beforeEach(() => {
 		webhookCalls = 0;
 	});

@@ -10,7 +10,7 @@
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import { after, before, test } from 'node:test';
+import { afterAll, beforeAll, test } from '@jest/globals';
 
 import { startSandbox } from '../../sandbox';
 import type { SandboxHandle } from '../../sandbox';
@@ -28,7 +28,7 @@ const WINDOW_SECONDS = 10;
 let sandbox: SandboxHandle;
 let queue: QueueDeployment | undefined;
 
-before(async () => {
+beforeAll(async () => {
 	sandbox = await startSandbox({ port: 0 });
 	const workflows = loadExamples()
 		.map(({ workflow }) => workflow)
@@ -38,12 +38,12 @@ before(async () => {
 	await queue.rest.activate(EXAMPLE_IDS.orderToInvoice);
 });
 
-after(async () => {
+afterAll(async () => {
 	await queue?.stop();
 	await sandbox?.close();
 });
 
-test(`queue mode, 2 workers: ${ORDERS} concurrent orders through the webhook processor, one key, ${LIMIT} per ${WINDOW_SECONDS} s`, async (t) => {
+test(`queue mode, 2 workers: ${ORDERS} concurrent orders through the webhook processor, one key, ${LIMIT} per ${WINDOW_SECONDS} s`, async () => {
 	const q = queue!;
 	const webhookPath = loadExamples()
 		.find(({ workflow }) => workflow.id === EXAMPLE_IDS.orderToInvoice)!
@@ -76,11 +76,13 @@ test(`queue mode, 2 workers: ${ORDERS} concurrent orders through the webhook pro
 	const perWorker = q.processes
 		.filter((p) => p.role === 'worker')
 		.map((p) => (fs.readFileSync(p.log, 'utf8').match(/Worker started execution/g) ?? []).length);
-	t.diagnostic(
-		`${report.requests} requests, ${report.refused} answered 429 (${(report.refusedShare * 100).toFixed(1)} %), ` +
+	process.stdout.write(
+		`# ${
+			`${report.requests} requests, ${report.refused} answered 429 (${(report.refusedShare * 100).toFixed(1)} %), ` +
 			`${report.requestsPerOrder.toFixed(2)} accepted per order, ceiling use ${report.ceilingUse?.toFixed(3)}, ` +
 			`drained in ${(drainMs / 1000).toFixed(1)} s, executions ${JSON.stringify(byStatus)}, per worker ${JSON.stringify(perWorker)}, ` +
-			`windows ${JSON.stringify(report.windows.map((w) => [w.accepted, w.refused]))}`,
+			`windows ${JSON.stringify(report.windows.map((w) => [w.accepted, w.refused]))}`
+		}\n`,
 	);
 	assert.deepEqual(
 		answers.filter((a) => a.status !== 200),

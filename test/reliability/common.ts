@@ -20,13 +20,17 @@ export interface Figure {
 	value: number | string;
 	target: string;
 	ok: boolean;
+	/** A measurement shown for information (a duration, a count with no target): never "at target". */
+	info?: boolean;
 }
 
 /**
- * The summary of this run of the runner: every test file is a child of the same `node --test`
- * process, so the parent's pid names the run.
+ * The summary of this run: `jest --runInBand` runs every test file in one process, so its pid
+ * names the run. ERP_RELIABILITY_SUMMARY names another file (the table test's own run of the suites).
  */
-export const SUMMARY_FILE = path.join(tmpdir(), `n8n-nodes-erp-reliability-${process.ppid}.jsonl`);
+export const SUMMARY_FILE =
+	process.env.ERP_RELIABILITY_SUMMARY ??
+	path.join(tmpdir(), `n8n-nodes-erp-reliability-${process.pid}.jsonl`);
 
 function pad(text: string, width: number): string {
 	return text.length >= width ? text : text + ' '.repeat(width - text.length);
@@ -56,7 +60,7 @@ export function printTable(rows: string[][], title?: string): void {
 export function printFigures(figures: Figure[]): void {
 	const rows = [
 		['suite', 'figure', 'value', 'target', ''],
-		...figures.map((f) => [f.suite, f.figure, String(f.value), f.target, f.ok ? 'ok' : 'MISSED']),
+		...figures.map((f) => [f.suite, f.figure, String(f.value), f.target, verdict(f)]),
 	];
 	printTable(rows, `${figures[0]?.suite ?? ''} (${SIZE_LABEL} size)`);
 	for (const f of figures)
@@ -64,10 +68,10 @@ export function printFigures(figures: Figure[]): void {
 }
 
 /** The figures the suites of this run have printed so far, and forgets them. */
-export function takeSummary(): Array<Figure & { size: string }> {
-	if (!existsSync(SUMMARY_FILE)) return [];
-	const lines = readFileSync(SUMMARY_FILE, 'utf8').split('\n').filter(Boolean);
-	rmSync(SUMMARY_FILE, { force: true });
+export function takeSummary(file = SUMMARY_FILE): Array<Figure & { size: string }> {
+	if (!existsSync(file)) return [];
+	const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean);
+	rmSync(file, { force: true });
 	return lines.map((line) => JSON.parse(line) as Figure & { size: string });
 }
 
@@ -93,6 +97,14 @@ export async function inLanes<T>(
 export function exactly(suite: string, figure: string, value: number, expected: number): Figure {
 	return { suite, figure, value, target: `= ${expected}`, ok: value === expected };
 }
+
+/** A measurement with no target (a duration, a breakdown): shown as `info`, not counted as at target. */
+export function note(suite: string, figure: string, value: number | string): Figure {
+	return { suite, figure, value, target: '', ok: true, info: true };
+}
+
+/** The status column of a figure. */
+export const verdict = (f: Figure): string => (f.info ? 'info' : f.ok ? 'ok' : 'MISSED');
 
 /** A figure whose target is a minimum (what was tried). */
 export function atLeast(suite: string, figure: string, value: number, minimum: number): Figure {

@@ -8,7 +8,7 @@
 // sandbox must receive no request. A valid baseline of each operation is run first (it must pass
 // the node's checks), so that each case differs from a valid call by one value only.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 
 import type {
 	IDataObject,
@@ -325,7 +325,7 @@ const figures: Figure[] = [];
 const sandboxRequests = async (): Promise<number> =>
 	(await control(sandbox, 'GET', '/stats')).body.requests as number;
 
-before(async () => {
+beforeAll(async () => {
 	sandbox = await startSandbox({ port: 0, rateLimit: false, articles: 20 });
 	credentials = new TestCredentials({
 		erpApi: { apiKey: DEMO_KEYS.full, environment: 'sandbox', baseUrl: sandbox.baseUrl },
@@ -339,7 +339,7 @@ before(async () => {
 	}
 });
 
-after(async () => {
+afterAll(async () => {
 	await sandbox?.close();
 	printFigures(figures);
 });

@@ -3,18 +3,18 @@
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { afterAll, beforeAll, beforeEach, describe, it } from '@jest/globals';
 import { DEMO_KEYS, DEMO_OAUTH_CLIENT, startSandbox } from '../../sandbox';
-import { call, control, errorCode, type Answer } from './client';
+import { call, control, errorCode, type Answer } from '../../sandbox';
 
 let sandbox: Awaited<ReturnType<typeof startSandbox>>;
 const api = (method: string, path: string, options?: Parameters<typeof call>[3]) =>
 	call(sandbox.baseUrl, method, path, options);
 
-before(async () => {
+beforeAll(async () => {
 	sandbox = await startSandbox({ port: 0, rateLimit: false });
 });
-after(() => sandbox.close());
+afterAll(() => sandbox.close());
 beforeEach(async () => {
 	await control(sandbox.url, 'reset', {});
 });

@@ -2,20 +2,19 @@
 // Contract tests of the endpoints beyond the spec's table (README, "API assumptions"):
 // GET /paie/bulletins, GET /audit/journal and DELETE /articles/:id.
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { afterAll, beforeAll, beforeEach, describe, it } from '@jest/globals';
 import { z } from 'zod/v4';
-import { startSandbox } from '../../sandbox';
+import { call, control, errorCode, startSandbox } from '../../sandbox';
 import { auditEntrySchema, bulletinSchema } from '../../sandbox/schemas';
-import { call, control, errorCode } from './client';
 
 let sandbox: Awaited<ReturnType<typeof startSandbox>>;
 const api = (method: string, path: string, options?: Parameters<typeof call>[3]) =>
 	call(sandbox.baseUrl, method, path, options);
 
-before(async () => {
+beforeAll(async () => {
 	sandbox = await startSandbox({ port: 0, rateLimit: false });
 });
-after(() => sandbox.close());
+afterAll(() => sandbox.close());
 beforeEach(async () => {
 	assert.equal((await control(sandbox.url, 'reset', {})).status, 200);
 });

@@ -3,9 +3,8 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { it } from 'node:test';
-import { DEMO_KEYS, DEMO_OAUTH_CLIENT } from '../../sandbox';
-import { call, errorCode } from './client';
+import { it } from '@jest/globals';
+import { DEMO_KEYS, DEMO_OAUTH_CLIENT, call, errorCode } from '../../sandbox';
 
 const root = path.resolve(__dirname, '../..');
 

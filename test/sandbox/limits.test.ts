@@ -2,9 +2,8 @@
 // Contract tests: rate-limit headers, 429, daily quota, idempotency, injected faults, stats.
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { after, before, beforeEach, describe, it } from 'node:test';
-import { DEMO_KEYS, startSandbox } from '../../sandbox';
-import { call, control, errorCode } from './client';
+import { afterAll, beforeAll, beforeEach, describe, it } from '@jest/globals';
+import { DEMO_KEYS, startSandbox, call, control, errorCode } from '../../sandbox';
 
 let sandbox: Awaited<ReturnType<typeof startSandbox>>;
 const api = (method: string, path: string, options?: Parameters<typeof call>[3]) =>
@@ -12,10 +11,10 @@ const api = (method: string, path: string, options?: Parameters<typeof call>[3])
 const header = (a: { headers: Record<string, unknown> }, name: string) =>
 	a.headers[name.toLowerCase()] as string | undefined;
 
-before(async () => {
+beforeAll(async () => {
 	sandbox = await startSandbox({ port: 0 });
 });
-after(() => sandbox.close());
+afterAll(() => sandbox.close());
 beforeEach(async () => {
 	await control(sandbox.url, 'reset', {});
 });

@@ -1,7 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports */
 // Contract tests: resource endpoints, pagination, filters, validation and business effects.
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { afterAll, beforeAll, beforeEach, describe, it } from '@jest/globals';
 import type { z } from 'zod/v4';
 import { DEMO_KEYS, startSandbox } from '../../sandbox';
 import {
@@ -11,16 +11,16 @@ import {
 	factureSchema,
 	mouvementSchema,
 } from '../../sandbox/schemas';
-import { call, control, errorCode, type Answer } from './client';
+import { call, control, errorCode, type Answer } from '../../sandbox';
 
 let sandbox: Awaited<ReturnType<typeof startSandbox>>;
 const api = (method: string, path: string, options?: Parameters<typeof call>[3]) =>
 	call(sandbox.baseUrl, method, path, options);
 
-before(async () => {
+beforeAll(async () => {
 	sandbox = await startSandbox({ port: 0, rateLimit: false });
 });
-after(() => sandbox.close());
+afterAll(() => sandbox.close());
 beforeEach(async () => {
 	assert.equal((await control(sandbox.url, 'reset', {})).status, 200);
 });

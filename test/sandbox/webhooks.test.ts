@@ -4,11 +4,10 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { afterAll, beforeAll, beforeEach, describe, it } from '@jest/globals';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
-import { startSandbox } from '../../sandbox';
+import { startSandbox, call, control, errorCode } from '../../sandbox';
 import { eventSchema } from '../../sandbox/schemas';
-import { call, control, errorCode } from './client';
 
 interface Received {
 	headers: Record<string, string>;
@@ -67,7 +66,23 @@ const register = async (events: string[], url = receiver.url) => {
 	return r.json as { id: string; secret: string; status: string };
 };
 
-before(async () => {
+/**
+ * "Nothing else arrived", checked positively: a marker event goes to a hook of its own (emitted
+ * after everything the test did, delivered without delay), the test waits for it, then counts
+ * what came before it. A delivery the sandbox had scheduled with no more delay than the marker
+ * has arrived by then. Returns the deliveries that are not the marker.
+ */
+async function untilMarker(type = 'tva.declaree'): Promise<Received[]> {
+	await register([type]);
+	const marker = (await control(sandbox.url, 'events', { type, data: { marker: true } })).json.id;
+	await waitFor(
+		() => receiver.received.some((r) => r.headers['webhook-id'] === marker),
+		'the marker event',
+	);
+	return receiver.received.filter((r) => r.headers['webhook-id'] !== marker);
+}
+
+beforeAll(async () => {
 	await receiver.start();
 	sandbox = await startSandbox({
 		port: 0,
@@ -75,7 +90,7 @@ before(async () => {
 		webhookRetry: { baseMs: 30, maxAttempts: 4, timeoutMs: 1000 },
 	});
 });
-after(async () => {
+afterAll(async () => {
 	await sandbox.close();
 	await receiver.stop();
 });
@@ -143,12 +158,13 @@ describe('deliveries', () => {
 		);
 		const otherSecret = `whsec_${Buffer.alloc(32, 1).toString('base64')}`;
 		assert.throws(() => new Webhook(otherSecret).verify(body, headers), WebhookVerificationError);
-		await sleep(50);
-		assert.equal(receiver.received.length, 1, 'one event, one delivery');
+		assert.equal((await untilMarker()).length, 1, 'one event, one delivery');
 	});
 
 	it('retries a failed delivery with the same webhook-id until it succeeds', async () => {
 		const hook = await register(['*']);
+		// Retries without delay: a retry after the success would come before the marker.
+		await control(sandbox.url, 'config', { webhookRetry: { baseMs: 0 } });
 		receiver.statuses = [500, 503];
 		const emitted = await control(sandbox.url, 'events', {
 			type: 'paie.validee',
@@ -162,8 +178,14 @@ describe('deliveries', () => {
 		);
 		for (const r of receiver.received) new Webhook(hook.secret).verify(r.body, r.headers);
 		assert.deepEqual(JSON.parse(receiver.received[2].body).data, { periode: '2026-10' });
-		await sleep(100);
-		assert.equal(receiver.received.length, 3, 'no attempt after a success');
+		// The sandbox has recorded the success (so any retry is already scheduled): then the marker.
+		const recorded = async () =>
+			(
+				(await control(sandbox.url, `deliveries?webhook_id=${hook.id}`)).json.data as Array<{
+					ok: boolean;
+				}>
+			).some((d) => d.ok);
+		while (!(await recorded())) await sleep(10);
 		const log = (await control(sandbox.url, `deliveries?webhook_id=${hook.id}`)).json.data;
 		assert.deepEqual(
 			log.map((d: Record<string, unknown>) => [d.attempt, d.status, d.ok, d.event_id]),
@@ -178,6 +200,10 @@ describe('deliveries', () => {
 			succeeded: 1,
 			failed: 2,
 		});
+		const beforeMarker = (await untilMarker()).filter(
+			(r) => r.headers['webhook-id'] === emitted.json.id,
+		);
+		assert.equal(beforeMarker.length, 3, 'no attempt after a success');
 	});
 
 	it('gives up after maxAttempts, and records network errors', async () => {
@@ -208,8 +234,7 @@ describe('deliveries', () => {
 		assert.equal(receiver.received.length, 1, 'no retry after 410');
 		assert.equal((await api('GET', `/webhooks/${hook.id}`)).json.status, 'disabled');
 		await control(sandbox.url, 'events', { type: 'vente.creee', data: {} });
-		await sleep(100);
-		assert.equal(receiver.received.length, 1);
+		assert.equal((await untilMarker()).length, 1, 'nothing delivered to the disabled webhook');
 	});
 
 	it('delivers only the events subscribed; POST /_sandbox/events refuses unknown types', async () => {
@@ -217,9 +242,8 @@ describe('deliveries', () => {
 		await control(sandbox.url, 'events', { type: 'vente.creee', data: {} });
 		await control(sandbox.url, 'events', { type: 'stock.bas', data: { article_id: 'art_x' } });
 		await waitFor(() => receiver.received.length === 1, 'one delivery');
-		await sleep(100);
 		assert.deepEqual(
-			receiver.received.map((r) => JSON.parse(r.body).type),
+			(await untilMarker()).map((r) => JSON.parse(r.body).type),
 			['stock.bas'],
 		);
 		assert.equal(

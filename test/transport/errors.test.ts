@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { describe, test } from 'node:test';
+import { describe, test } from '@jest/globals';
 
 import type { INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';

@@ -1,34 +1,19 @@
 /** Shared by the transport and credential tests: sandbox control calls and a one-node workflow runner. */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
+import { control as sandboxControl, newSandboxKey, sandboxStats } from '../../sandbox';
 import type { NodeSpec, RunWorkflowResult } from '../harness';
 import { runWorkflow, TestCredentials } from '../harness';
 import { ERP_CALL_TYPE, erpCallNode } from './erpCallNode';
 
-export interface SandboxStats {
-	requests: number;
-	byStatus: Record<string, number>;
-	byPath: Record<string, number>;
-	faults: Record<string, number>;
-	invoices: number;
-	articles: number;
-}
-
-/** POST (with a body) or GET (without) on the sandbox's control API. */
+/** POST (with a body) or GET (without) on the sandbox's control API; the answer's JSON. */
 export async function control(url: string, path: string, body?: unknown): Promise<IDataObject> {
-	const answer = await fetch(`${url}/_sandbox/${path}`, {
-		method: body === undefined ? 'GET' : 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: body === undefined ? undefined : JSON.stringify(body),
-	});
-	if (answer.status >= 300)
-		throw new Error(`control ${path}: ${answer.status} ${await answer.text()}`);
-	return (await answer.json()) as IDataObject;
+	const answer = await sandboxControl(url, path, body);
+	if (answer.status >= 300) throw new Error(`control ${path}: ${answer.status} ${answer.text}`);
+	return answer.json as IDataObject;
 }
 
-export async function stats(url: string): Promise<SandboxStats> {
-	return (await control(url, 'stats')) as unknown as SandboxStats;
-}
+export const stats = sandboxStats;
 
 /** A direct API call (not through n8n), for setting up and checking state. */
 export async function api(
@@ -56,9 +41,7 @@ export async function api(
 }
 
 /** A new sandbox key with these scopes (its own rate-limit bucket). */
-export async function newKey(url: string, scopes: string[]): Promise<string> {
-	return (await control(url, 'keys', { scopes })).key as string;
-}
+export const newKey = (url: string, scopes: string[]): Promise<string> => newSandboxKey(url, scopes);
 
 export function apiKeyCredentials(
 	baseUrl: string,

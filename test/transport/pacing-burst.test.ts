@@ -5,7 +5,7 @@
  * a small window. Assertions read the sandbox's /_sandbox/stats and state, not the clock.
  */
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { afterAll, beforeAll, test } from '@jest/globals';
 
 import { startSandbox } from '../../sandbox';
 import type { SandboxHandle } from '../../sandbox';
@@ -14,10 +14,10 @@ import { api } from './helpers';
 import { runBurstInProcess } from './order-burst';
 
 let sb: SandboxHandle;
-before(async () => {
+beforeAll(async () => {
 	sb = await startSandbox({ port: 0 });
 });
-after(async () => {
+afterAll(async () => {
 	await sb.close();
 });
 
@@ -43,7 +43,7 @@ test('control: the same window answers 429 to requests sent without pacing, and 
 	assert.equal(report.requests, 45);
 });
 
-test('24 concurrent orders with one key: no 429, every order invoiced once and paid', async (t) => {
+test('24 concurrent orders with one key: no 429, every order invoiced once and paid', async () => {
 	const key = await freshKey(sb, 'burst');
 	const plan = await prepareBurst(sb, {
 		count: 24,
@@ -54,8 +54,8 @@ test('24 concurrent orders with one key: no 429, every order invoiced once and p
 	const before = await sandboxStats(sb);
 	const run = await runBurstInProcess(sb.baseUrl, key, plan);
 	const report = await checkBurst(sb, plan, before);
-	t.diagnostic(
-		`${report.requests} requests, ${report.refused} answered 429, ${report.requestsPerOrder} per order, ceiling use ${report.ceilingUse}, windows ${JSON.stringify(report.windows.map((w) => w.accepted))}`,
+	process.stdout.write(
+		`# ${`${report.requests} requests, ${report.refused} answered 429, ${report.requestsPerOrder} per order, ceiling use ${report.ceilingUse}, windows ${JSON.stringify(report.windows.map((w) => w.accepted))}`}\n`,
 	);
 	assert.deepEqual(run.errors, []);
 	assert.equal(report.missing, 0);

@@ -5,7 +5,7 @@
  * loopback server that answers crafted pages (the sandbox never repeats a cursor).
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from '@jest/globals';
 
 import type { IDataObject } from 'n8n-workflow';
 
@@ -35,10 +35,10 @@ async function allIdsDirectly(baseUrl: string): Promise<{ total: number; ids: st
 
 describe('Return All and Limit against the sandbox', () => {
 	let sb: SandboxHandle;
-	before(async () => {
+	beforeAll(async () => {
 		sb = await startSandbox({ port: 0, articles: 3000 });
 	});
-	after(async () => {
+	afterAll(async () => {
 		await sb.close();
 	});
 

@@ -5,7 +5,7 @@
  * against the sandbox; these pin the numbers.
  */
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, test } from '@jest/globals';
 
 import {
 	BACKOFF_CAP_SECONDS,

@@ -4,7 +4,7 @@
 // `standardwebhooks` package with the registration's secret) that must be refused.
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import { after, before, describe, it } from 'node:test';
+import { afterAll, afterEach, beforeAll, describe, it, jest } from '@jest/globals';
 
 import type { IDataObject } from 'n8n-workflow';
 
@@ -12,7 +12,15 @@ import { DEMO_KEYS, startSandbox } from '../../sandbox';
 import type { SandboxHandle } from '../../sandbox';
 import { TestCredentials, activateTrigger } from '../harness';
 import type { TriggerHandle, TriggerListener } from '../harness';
-import { api, control, newSecret, nowSeconds, signedDelivery, waitFor } from './helpers';
+import {
+	api,
+	control,
+	freezeClock,
+	newSecret,
+	nowSeconds,
+	signedDelivery,
+	waitFor,
+} from './helpers';
 import { ReplayMemory, replaceReplayMemory } from '../../nodes/ErpTrigger/replay';
 
 let sandbox: SandboxHandle;
@@ -24,7 +32,7 @@ let allListener: TriggerListener;
 let salesOnly: TriggerHandle;
 let salesListener: TriggerListener;
 
-before(async () => {
+beforeAll(async () => {
 	// These tests sign deliveries up to a minute in the past; this test process is younger than
 	// that, so the replay memory is made to begin earlier (see "signed before n8n started" below).
 	replaceReplayMemory(new ReplayMemory({ since: 0 }));
@@ -52,7 +60,7 @@ before(async () => {
 	});
 	salesListener = await salesOnly.listen();
 });
-after(async () => {
+afterAll(async () => {
 	await all?.deactivate();
 	await salesOnly?.deactivate();
 	await sandbox.close();
@@ -71,6 +79,11 @@ const sandboxEvents = async (): Promise<IDataObject[]> =>
 const deliveriesTo = async (trigger: TriggerHandle): Promise<IDataObject[]> =>
 	(await control(sandbox, 'GET', `/deliveries?webhook_id=${String(trigger.staticData.webhookId)}`))
 		.body.data;
+
+// A test that froze the clock and failed midway must not leave it frozen for the next one.
+afterEach(() => {
+	jest.useRealTimers();
+});
 
 describe('real deliveries from the sandbox', () => {
 	it('each of the five event types produces exactly one item, with id, type, created_at and data', async () => {
@@ -206,10 +219,19 @@ describe('refused deliveries start nothing', () => {
 		const forged = signedDelivery(newSecret());
 		assert.equal((await refused(forged, 401)).body.reason, 'no_matching_signature');
 
-		const stale = signedDelivery(secret, { timestamp: nowSeconds() - 301 });
+		// The trigger's clock stands still: one second past the 300 s tolerance is refused, the
+		// edge itself is accepted, whenever the second would have ticked over.
+		const now = freezeClock();
+		const stale = signedDelivery(secret, { timestamp: now - 301 });
 		assert.equal((await refused(stale, 401)).body.reason, 'timestamp_too_old');
-		const future = signedDelivery(secret, { timestamp: nowSeconds() + 301 });
+		const future = signedDelivery(secret, { timestamp: now + 301 });
 		assert.equal((await refused(future, 401)).body.reason, 'timestamp_in_future');
+		for (const edge of [now - 300, now + 300]) {
+			const answer = await all.deliver(signedDelivery(secret, { timestamp: edge }));
+			assert.equal(answer.status, 200, `a delivery signed at now ${edge - now} s was refused`);
+			assert.equal(answer.items?.length, 1);
+		}
+		jest.useRealTimers();
 
 		const valid = signedDelivery(secret);
 		// Truncated: to a body that is still JSON (the final newline cut off), the signature fails.
@@ -380,19 +402,19 @@ describe('options and manual mode', () => {
 			workflowId: 'dl-tolerance',
 		});
 		const secret = secretOf(trigger);
-		assert.equal(
-			(await trigger.deliver(signedDelivery(secret, { timestamp: nowSeconds() - 60 }))).status,
-			401,
-		);
-		assert.equal(
-			(await trigger.deliver(signedDelivery(secret, { timestamp: nowSeconds() + 60 }))).status,
-			401,
-		);
-		assert.equal(
-			(await trigger.deliver(signedDelivery(secret, { timestamp: nowSeconds() - 10 }))).items
-				?.length,
-			1,
-		);
+		const now = freezeClock();
+		for (const [offset, status] of [
+			[-31, 401],
+			[31, 401],
+			[-30, 200],
+			[30, 200],
+			[-10, 200],
+		]) {
+			const answer = await trigger.deliver(signedDelivery(secret, { timestamp: now + offset }));
+			assert.equal(answer.status, status, `signed at now ${offset} s with a 30 s tolerance`);
+			if (status === 200) assert.equal(answer.items?.length, 1);
+		}
+		jest.useRealTimers();
 		await trigger.deactivate();
 	});
 

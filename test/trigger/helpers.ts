@@ -1,6 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports */
 // Shared by the trigger tests: calls to the sandbox (API and control), polling, and deliveries
 // signed by the `standardwebhooks` package (the scheme's reference implementation).
+import { jest } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 
@@ -77,6 +78,36 @@ export async function waitFor<T>(
 
 export const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 export const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+/**
+ * Stops the clock that the trigger reads (`Date`, in this test file's realm) at a fixed second,
+ * in the middle of that second, so that a tolerance edge does not depend on when the second
+ * ticks over. Only `Date` is faked: timers, I/O and n8n-core keep running. Undo with
+ * `jest.useRealTimers()`. Returns the frozen time in seconds.
+ */
+export function freezeClock(): number {
+	const now = Math.floor(Date.now() / 1000);
+	jest.useFakeTimers({
+		doNotFake: [
+			'hrtime',
+			'nextTick',
+			'performance',
+			'queueMicrotask',
+			'requestAnimationFrame',
+			'cancelAnimationFrame',
+			'requestIdleCallback',
+			'cancelIdleCallback',
+			'setImmediate',
+			'clearImmediate',
+			'setInterval',
+			'clearInterval',
+			'setTimeout',
+			'clearTimeout',
+		],
+	});
+	jest.setSystemTime(now * 1000 + 500);
+	return now;
+}
 
 export interface SignedDelivery {
 	headers: Record<string, string>;

@@ -2,7 +2,7 @@
 // The registration lifecycle of the ERP Trigger against the sandbox, through the harness's
 // activation (checkExists, then create) and deactivation (delete), as n8n runs them.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 
 import type { IDataObject } from 'n8n-workflow';
 
@@ -15,13 +15,13 @@ import { api, control, listWebhooks, newSecret, waitFor } from './helpers';
 let sandbox: SandboxHandle;
 let credentials: TestCredentials;
 
-before(async () => {
+beforeAll(async () => {
 	sandbox = await startSandbox({ port: 0, rateLimit: false });
 	credentials = new TestCredentials({
 		erpApi: { apiKey: DEMO_KEYS.full, environment: 'sandbox', baseUrl: sandbox.baseUrl },
 	});
 });
-after(async () => {
+afterAll(async () => {
 	await sandbox.close();
 });
 

@@ -1,7 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports */
 /** The replay memory (nodes/ErpTrigger/replay.ts) as a pure unit, with an explicit clock and small limits. */
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from '@jest/globals';
 
 import { ReplayMemory } from '../../nodes/ErpTrigger/replay';
 

@@ -3,7 +3,7 @@
 // package (the scheme's reference implementation), never by the code under test.
 import assert from 'node:assert/strict';
 import { createHmac, randomBytes } from 'node:crypto';
-import { describe, it } from 'node:test';
+import { describe, it } from '@jest/globals';
 
 import { Webhook } from 'standardwebhooks';
 

@@ -1,6 +1,12 @@
-// Small HTTP helpers for the sandbox contract tests (undici over real HTTP).
+// The sandbox's client, for the tests and the benchmarks (undici over real HTTP): API calls with a
+// demo key, the control API (`/_sandbox/...`) and its request counters.
 import { request } from 'undici';
-import { DEMO_KEYS } from '../../sandbox';
+
+import { DEMO_KEYS } from './auth';
+import type { App } from './server';
+
+/** GET /_sandbox/stats: request counters, store sizes and webhook deliveries. */
+export type SandboxStats = ReturnType<App['statsSnapshot']>;
 
 export interface Answer {
 	status: number;
@@ -55,4 +61,18 @@ export function errorCode(a: Answer): string | undefined {
 	if (!e || typeof e.code !== 'string' || typeof e.message !== 'string') return undefined;
 	if (e.details !== undefined && !Array.isArray(e.details)) return undefined;
 	return e.code;
+}
+
+/** GET /_sandbox/stats. */
+export async function sandboxStats(url: string): Promise<SandboxStats> {
+	const answer = await control(url, 'stats');
+	if (answer.status !== 200) throw new Error(`GET /_sandbox/stats answered ${answer.status}: ${answer.text}`);
+	return answer.json as SandboxStats;
+}
+
+/** A new sandbox key with these scopes (its own rate-limit bucket). */
+export async function newSandboxKey(url: string, scopes: string[], name?: string): Promise<string> {
+	const answer = await control(url, 'keys', name === undefined ? { scopes } : { scopes, name });
+	if (answer.status >= 300) throw new Error(`POST /_sandbox/keys answered ${answer.status}: ${answer.text}`);
+	return String(answer.json.key);
 }
