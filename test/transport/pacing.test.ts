@@ -42,6 +42,30 @@ function knownBudget(remaining: number, endsInMs: number): Budget {
 }
 
 describe('decisions', () => {
+	test("a 429 waits for the server's Retry-After, not for the end of a longer window", () => {
+		const budget = knownBudget(9, 60_000);
+		reserve(budget, NOW, false);
+		observeAnswer(
+			budget,
+			{
+				status: 429,
+				info: { limit: 10, remaining: 8, resetSeconds: 60, retryAfterSeconds: 1 },
+				sentAtMs: NOW,
+				probe: false,
+				paced: true,
+			},
+			NOW,
+		);
+		assert.equal(budget.remaining, 0);
+		assert.equal(budget.windowEndsAtMs, NOW + 1_000);
+		const decision = paceDecision(budget, 0, NOW);
+		assert.equal(decision.action, 'wait');
+		assert.ok(
+			decision.action === 'wait' && decision.ms <= 1_000 + MARGIN,
+			JSON.stringify(decision),
+		);
+	});
+
 	test('nothing known: only the head of the queue is sent, as a probe; the others wait for its answer', () => {
 		const budget = newBudget(NOW);
 		assert.deepEqual(paceDecision(budget, 0, NOW), { action: 'send', probe: true });

@@ -366,9 +366,10 @@ export function observeAnswer(budget: Budget, answer: ObservedAnswer, nowMs: num
 		budget.windowEndsAtMs = Math.min(previousEnd, bound);
 	}
 	if (rateLimited && info.retryAfterSeconds !== undefined) {
-		// Refused: nothing is left until the server's Retry-After, however far the bound.
+		// Refused: nothing is left until the server's Retry-After. The server's word on when to come
+		// back wins over the window's bound, sooner or later: the next answer tells the budget again.
 		budget.remaining = 0;
-		budget.windowEndsAtMs = Math.max(budget.windowEndsAtMs, nowMs + info.retryAfterSeconds * 1000);
+		budget.windowEndsAtMs = nowMs + info.retryAfterSeconds * 1000;
 	}
 	// Others' traces: a 429 our count did not foresee, or more used than we sent in this window.
 	const usedByAll = budget.limit === undefined ? undefined : budget.limit - info.remaining;
