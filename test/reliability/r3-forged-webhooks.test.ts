@@ -521,11 +521,13 @@ describe(SUITE, () => {
 		assert.ok(validRuns > 0 && forged > 0);
 	});
 
+	const MAX_RETIRED_HERE = 10;
 	it('an accepted id is still refused after many other events, while its timestamp is within the tolerance', async () => {
 		// A captured delivery replayed within the 5-minute tolerance must not run twice, however many
 		// events were accepted in between (a busy ERP sends hundreds in five minutes): more than the
-		// trigger's replay memory keeps once the tolerance has passed (at soak size; each delivery
-		// copies the growing static data, so the reduced run stays well below that).
+		// trigger's replay memory keeps once the tolerance has passed: here a memory that keeps only
+		// 10 such ids, so that even the reduced run goes far past it.
+		replaceReplayMemory(new ReplayMemory({ since: 0, maxRetired: MAX_RETIRED_HERE }));
 		const secret = String(trigger.staticData.webhookSecret);
 		const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
 		const t = String(nowSeconds());
@@ -545,6 +547,7 @@ describe(SUITE, () => {
 			).items,
 		);
 		const between = scale(100, DEFAULT_MAX_RETIRED + 10);
+		assert.ok(between > MAX_RETIRED_HERE);
 		for (let i = 0; i < between; i++) {
 			const id = `evt_between_${i}_${randomBytes(4).toString('hex')}`;
 			const body = event(id);
