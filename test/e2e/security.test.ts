@@ -15,8 +15,6 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 
-import { Webhook } from 'standardwebhooks';
-
 import { DEMO_KEYS, startSandbox } from '../../sandbox';
 import { importWorkflows, SANDBOX_CREDENTIAL, type Workflow } from '../../scripts/examples';
 import { ensureN8n, N8N_VERSION } from '../../scripts/n8n-env';
@@ -33,11 +31,21 @@ import {
 	type N8nConfig,
 	type RunningN8n,
 } from '../../scripts/n8n-instance';
+import type { SignedDelivery } from '../trigger/helpers';
+import {
+	deliver,
+	registrationSecret,
+	replayChecks,
+	settledRuns,
+	sign,
+	started,
+	triggerWorkflow,
+	type TriggerTarget,
+} from './trigger-replay';
 
 const SKIP = skipE2e();
 const log = (line: string) => process.stderr.write(`[e2e security] ${line}\n`);
 const MINUTE = 60_000;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
@@ -125,61 +133,6 @@ function httpWorkflow(
 			},
 		],
 		connections: { Webhook: { main: [[{ node: 'HTTP Request', type: 'main', index: 0 }]] } },
-	};
-}
-
-function triggerWorkflow(
-	id: string,
-	webhookId: string,
-	registration: 'automatic' | 'manual',
-	credential: { id: string; name: string },
-): Workflow {
-	return {
-		id,
-		name: `E2E security: trigger (${registration})`,
-		active: false,
-		settings: { executionOrder: 'v1' },
-		nodes: [
-			{
-				id: `${id}-a`,
-				name: 'ERP Trigger',
-				type: 'n8n-nodes-erp.erpTrigger',
-				typeVersion: 1,
-				position: [0, 0],
-				webhookId,
-				credentials: { erpApi: credential },
-				parameters: { registration, events: ['*'] },
-			},
-			{
-				id: `${id}-b`,
-				name: 'No Operation',
-				type: 'n8n-nodes-base.noOp',
-				typeVersion: 1,
-				position: [220, 0],
-				parameters: {},
-			},
-		],
-		connections: { 'ERP Trigger': { main: [[{ node: 'No Operation', type: 'main', index: 0 }]] } },
-	};
-}
-
-type Delivery = { headers: Record<string, string>; body: string };
-
-function sign(secret: string, id: string, timestamp = Math.floor(Date.now() / 1000)): Delivery {
-	const body = JSON.stringify({
-		id,
-		type: 'facture.payee',
-		created_at: new Date(timestamp * 1000).toISOString(),
-		data: { facture_id: 'fac_e2e', montant: 1200 },
-	});
-	return {
-		headers: {
-			'content-type': 'application/json',
-			'webhook-id': id,
-			'webhook-timestamp': String(timestamp),
-			'webhook-signature': new Webhook(secret).sign(id, new Date(timestamp * 1000), body),
-		},
-		body,
 	};
 }
 
@@ -372,69 +325,21 @@ function sign(secret: string, id: string, timestamp = Math.floor(Date.now() / 10
 			80 * MINUTE,
 		);
 
-		/** Posts a delivery to the trigger's production URL; the answer's status and body. */
-		async function deliver(hookId: string, delivery: Delivery) {
-			const response = await fetch(`${n8n!.url}/webhook/${hookId}/erp`, {
-				method: 'POST',
-				headers: delivery.headers,
-				body: delivery.body,
-				signal: AbortSignal.timeout(60_000),
-			});
-			return { status: response.status, body: await response.text() };
-		}
-
-		/** Settled executions of a workflow, once every one of them has finished. */
-		async function settledRuns(workflowId: string) {
-			const deadline = Date.now() + MINUTE;
-			for (;;) {
-				const runs = await rest.executions(workflowId);
-				if (runs.every((r) => !['new', 'running', 'waiting'].includes(r.status))) return runs;
-				if (Date.now() > deadline) throw new Error(`runs still running: ${JSON.stringify(runs)}`);
-				await sleep(250);
-			}
-		}
-
-		/** An accepted delivery: 200 with no body (the trigger's `responseData: 'noData'`). */
-		const started = (answer: { status: number; body: string }) =>
-			answer.status === 200 && answer.body === '';
-		const DUPLICATE = '{"received":true,"ignored":"duplicate"}';
-
-		/** The checks of one trigger: sequential and concurrent replays, distinct deliveries. */
-		async function replayChecks(workflowId: string, hookId: string, secret: string) {
-			const runs = async () => (await settledRuns(workflowId)).length;
-			assert.equal(await runs(), 0);
-
-			// One delivery, then the identical bytes again: one run. Control: a distinct one runs.
-			const first = sign(secret, `evt_seq_${hookId.slice(-2)}`);
-			assert.ok(started(await deliver(hookId, first)));
-			assert.deepEqual(await deliver(hookId, first), { status: 200, body: DUPLICATE });
-			assert.equal(await runs(), 1, 'a replayed delivery started no second run');
-			assert.ok(started(await deliver(hookId, sign(secret, `evt_seq_b_${hookId.slice(-2)}`))));
-			assert.equal(await runs(), 2, 'control: a distinct delivery is counted');
-
-			// Ten identical copies at once: one run.
-			const copy = sign(secret, `evt_burst_${hookId.slice(-2)}`);
-			const answers = await Promise.all(Array.from({ length: 10 }, () => deliver(hookId, copy)));
-			assert.equal(answers.filter(started).length, 1, JSON.stringify(answers));
-			assert.equal(answers.filter((a) => a.body === DUPLICATE).length, 9, JSON.stringify(answers));
-			assert.equal(await runs(), 3);
-
-			// Twenty distinct deliveries at once: twenty runs.
-			const distinct = await Promise.all(
-				Array.from({ length: 20 }, (_, i) =>
-					deliver(hookId, sign(secret, `evt_many_${hookId.slice(-2)}_${i}`)),
-				),
-			);
-			assert.equal(distinct.filter(started).length, 20, JSON.stringify(distinct));
-			const all = await settledRuns(workflowId);
-			assert.equal(all.length, 23);
-			assert.ok(
-				all.every((r) => r.status === 'success' && r.mode === 'webhook'),
-				JSON.stringify(all),
-			);
-		}
-
-		const captured: Record<'auto' | 'manual', Delivery | undefined> = {
+		const targets = {
+			auto: (): TriggerTarget => ({
+				webhookUrl: n8n!.url,
+				hookId: HOOK_IDS.auto,
+				workflowId: IDS.triggerAuto,
+				rest,
+			}),
+			manual: (): TriggerTarget => ({
+				webhookUrl: n8n!.url,
+				hookId: HOOK_IDS.manual,
+				workflowId: IDS.triggerManual,
+				rest,
+			}),
+		};
+		const captured: Record<'auto' | 'manual', SignedDelivery | undefined> = {
 			auto: undefined,
 			manual: undefined,
 		};
@@ -444,15 +349,10 @@ function sign(secret: string, id: string, timestamp = Math.floor(Date.now() / 10
 			'Automatic registration: a replayed delivery never starts a second run, one by one or ten at once',
 			track(async () => {
 				await rest.activate(IDS.triggerAuto);
-				const hookUrl = `${n8n!.url}/webhook/${HOOK_IDS.auto}/erp`;
-				const registration = await fetch(
-					`${sandbox.url}/_sandbox/webhook-secret?url=${encodeURIComponent(hookUrl)}`,
-				);
-				assert.equal(registration.status, 200, 'the trigger registered its URL with the ERP');
-				autoSecret = ((await registration.json()) as { secret: string }).secret;
-				await replayChecks(IDS.triggerAuto, HOOK_IDS.auto, autoSecret);
+				autoSecret = await registrationSecret(sandbox.url, targets.auto());
+				await replayChecks(targets.auto(), autoSecret);
 				captured.auto = sign(autoSecret, 'evt_restart_auto');
-				assert.ok(started(await deliver(HOOK_IDS.auto, captured.auto)));
+				assert.ok(started(await deliver(targets.auto(), captured.auto)));
 			}),
 			80 * MINUTE,
 		);
@@ -461,9 +361,9 @@ function sign(secret: string, id: string, timestamp = Math.floor(Date.now() / 10
 			'Manual registration: a replayed delivery never starts a second run, one by one or ten at once',
 			track(async () => {
 				await rest.activate(IDS.triggerManual);
-				await replayChecks(IDS.triggerManual, HOOK_IDS.manual, MANUAL_SECRET);
+				await replayChecks(targets.manual(), MANUAL_SECRET);
 				captured.manual = sign(MANUAL_SECRET, 'evt_restart_manual');
-				assert.ok(started(await deliver(HOOK_IDS.manual, captured.manual)));
+				assert.ok(started(await deliver(targets.manual(), captured.manual)));
 			}),
 			80 * MINUTE,
 		);
@@ -473,8 +373,8 @@ function sign(secret: string, id: string, timestamp = Math.floor(Date.now() / 10
 			track(async () => {
 				assert.ok(captured.auto && captured.manual, 'the two trigger tests ran first');
 				const before = {
-					auto: (await settledRuns(IDS.triggerAuto)).length,
-					manual: (await settledRuns(IDS.triggerManual)).length,
+					auto: (await settledRuns(targets.auto())).length,
+					manual: (await settledRuns(targets.manual())).length,
 				};
 				assert.deepEqual(before, { auto: 24, manual: 24 });
 				log('restarting n8n');
@@ -483,19 +383,21 @@ function sign(secret: string, id: string, timestamp = Math.floor(Date.now() / 10
 				rest = new N8nRest(n8n.url);
 				await rest.signInAsOwner();
 				// n8n takes the published workflows' webhooks back up at start-up.
-				for (const [hookId, delivery] of [
-					[HOOK_IDS.auto, captured.auto],
-					[HOOK_IDS.manual, captured.manual],
+				for (const [target, delivery] of [
+					[targets.auto(), captured.auto],
+					[targets.manual(), captured.manual],
 				] as const) {
-					const replay = await deliver(hookId, delivery);
+					const replay = await deliver(target, delivery);
 					assert.equal(replay.status, 409, replay.body);
 					assert.match(replay.body, /signed_before_restart/);
 				}
 				// Control: the triggers work after the restart, and the counters move.
-				assert.ok(started(await deliver(HOOK_IDS.auto, sign(autoSecret, 'evt_after_auto'))));
-				assert.ok(started(await deliver(HOOK_IDS.manual, sign(MANUAL_SECRET, 'evt_after_manual'))));
-				assert.equal((await settledRuns(IDS.triggerAuto)).length, before.auto + 1);
-				assert.equal((await settledRuns(IDS.triggerManual)).length, before.manual + 1);
+				assert.ok(started(await deliver(targets.auto(), sign(autoSecret, 'evt_after_auto'))));
+				assert.ok(
+					started(await deliver(targets.manual(), sign(MANUAL_SECRET, 'evt_after_manual'))),
+				);
+				assert.equal((await settledRuns(targets.auto())).length, before.auto + 1);
+				assert.equal((await settledRuns(targets.manual())).length, before.manual + 1);
 			}),
 			80 * MINUTE,
 		);

@@ -1,0 +1,141 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- drives n8n from outside, not a node */
+/**
+ * The ERP Trigger's replay checks in real n8n, shared by the regular-mode e2e file
+ * (test/e2e/security.test.ts) and queue mode (test/queue-mode/queue-mode.queue.ts): deliveries
+ * are posted to the production URL of whichever n8n process receives webhooks, and runs are
+ * counted through n8n's REST API once every one of them has finished.
+ */
+import assert from 'node:assert/strict';
+
+import type { Workflow } from '../../scripts/examples';
+import type { N8nRest } from '../../scripts/n8n-instance';
+import { signedDelivery, type SignedDelivery } from '../trigger/helpers';
+
+const MINUTE = 60_000;
+
+/** ERP Trigger (all events) -> No Operation. */
+export function triggerWorkflow(
+	id: string,
+	webhookId: string,
+	registration: 'automatic' | 'manual',
+	credential: { id: string; name: string },
+): Workflow {
+	return {
+		id,
+		name: `E2E: trigger (${registration})`,
+		active: false,
+		settings: { executionOrder: 'v1' },
+		nodes: [
+			{
+				id: `${id}-a`,
+				name: 'ERP Trigger',
+				type: 'n8n-nodes-erp.erpTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				webhookId,
+				credentials: { erpApi: credential },
+				parameters: { registration, events: ['*'] },
+			},
+			{
+				id: `${id}-b`,
+				name: 'No Operation',
+				type: 'n8n-nodes-base.noOp',
+				typeVersion: 1,
+				position: [220, 0],
+				parameters: {},
+			},
+		],
+		connections: { 'ERP Trigger': { main: [[{ node: 'No Operation', type: 'main', index: 0 }]] } },
+	};
+}
+
+/** A facture.payee event signed as the ERP signs it. */
+export function sign(secret: string, id: string, timestamp?: number): SignedDelivery {
+	return signedDelivery(secret, {
+		id,
+		type: 'facture.payee',
+		timestamp,
+		data: { facture_id: 'fac_e2e', montant: 1200 },
+	});
+}
+
+export type Answer = { status: number; body: string };
+
+/** An accepted delivery: 200 with no body (the trigger's `responseData: 'noData'`). */
+export const started = (answer: Answer) => answer.status === 200 && answer.body === '';
+export const DUPLICATE = '{"received":true,"ignored":"duplicate"}';
+
+/** A trigger reached through one n8n process's production webhooks. */
+export type TriggerTarget = {
+	/** Base URL of the process that receives webhooks. */
+	webhookUrl: string;
+	/** The trigger node's webhookId. */
+	hookId: string;
+	workflowId: string;
+	rest: N8nRest;
+};
+
+export async function deliver(target: TriggerTarget, delivery: SignedDelivery): Promise<Answer> {
+	const response = await fetch(`${target.webhookUrl}/webhook/${target.hookId}/erp`, {
+		method: 'POST',
+		headers: delivery.headers,
+		body: delivery.body,
+		signal: AbortSignal.timeout(60_000),
+	});
+	return { status: response.status, body: await response.text() };
+}
+
+/** The workflow's executions, once every one of them has finished. */
+export async function settledRuns(target: TriggerTarget) {
+	const deadline = Date.now() + MINUTE;
+	for (;;) {
+		const runs = await target.rest.executions(target.workflowId, 100);
+		if (runs.every((r) => !['new', 'running', 'waiting'].includes(r.status))) return runs;
+		if (Date.now() > deadline) throw new Error(`runs still running: ${JSON.stringify(runs)}`);
+		await new Promise((resolve) => setTimeout(resolve, 250));
+	}
+}
+
+/**
+ * One delivery then the same bytes again: 1 run (control: a distinct one makes 2); ten identical
+ * copies at once: 1 run; twenty distinct at once: twenty runs. The trigger must have no runs yet.
+ */
+export async function replayChecks(target: TriggerTarget, secret: string): Promise<void> {
+	const tag = target.hookId.slice(-4);
+	const runs = async () => (await settledRuns(target)).length;
+	assert.equal(await runs(), 0);
+
+	const first = sign(secret, `evt_seq_${tag}`);
+	assert.ok(started(await deliver(target, first)));
+	assert.deepEqual(await deliver(target, first), { status: 200, body: DUPLICATE });
+	assert.equal(await runs(), 1, 'a replayed delivery started no second run');
+	assert.ok(started(await deliver(target, sign(secret, `evt_seq_b_${tag}`))));
+	assert.equal(await runs(), 2, 'control: a distinct delivery is counted');
+
+	const copy = sign(secret, `evt_burst_${tag}`);
+	const answers = await Promise.all(Array.from({ length: 10 }, () => deliver(target, copy)));
+	assert.equal(answers.filter(started).length, 1, JSON.stringify(answers));
+	assert.equal(answers.filter((a) => a.body === DUPLICATE).length, 9, JSON.stringify(answers));
+	assert.equal(await runs(), 3);
+
+	const distinct = await Promise.all(
+		Array.from({ length: 20 }, (_, i) => deliver(target, sign(secret, `evt_many_${tag}_${i}`))),
+	);
+	assert.equal(distinct.filter(started).length, 20, JSON.stringify(distinct));
+	const all = await settledRuns(target);
+	assert.equal(all.length, 23);
+	assert.ok(
+		all.every((r) => r.status === 'success' && r.mode === 'webhook'),
+		JSON.stringify(all),
+	);
+}
+
+/** The registration secret the ERP (the sandbox) holds for the trigger's production URL. */
+export async function registrationSecret(sandboxUrl: string, target: TriggerTarget) {
+	const hookUrl = `${target.webhookUrl}/webhook/${target.hookId}/erp`;
+	const response = await fetch(
+		`${sandboxUrl}/_sandbox/webhook-secret?url=${encodeURIComponent(hookUrl)}`,
+	);
+	assert.equal(response.status, 200, 'the trigger registered its URL with the ERP');
+	return ((await response.json()) as { secret: string }).secret;
+}

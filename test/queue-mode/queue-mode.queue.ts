@@ -1,0 +1,131 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- drives n8n from outside, not a node */
+/**
+ * `npm run test:queue`: the pack in n8n's queue mode (main, a webhook processor, 2 workers, Redis,
+ * PostgreSQL; see scripts/queue-mode.ts), with the packed package installed in every n8n process.
+ * A burst of concurrent orders goes through the order-to-invoice example's production webhook
+ * on the webhook processor; the workers run the executions, all with one key, against the
+ * sandbox with a small window. Checked in the sandbox's state and n8n's executions. Then the ERP
+ * Trigger's replay checks (test/e2e/trigger-replay.ts) run against the webhook processor.
+ *
+ * Not in `npm test` (it takes minutes and installs Redis and PostgreSQL when missing); CI runs it.
+ */
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import { afterAll, beforeAll, test } from '@jest/globals';
+
+import { startSandbox } from '../../sandbox';
+import type { SandboxHandle } from '../../sandbox';
+import { EXAMPLE_IDS, loadExamples, SANDBOX_CREDENTIAL, wireExample } from '../../scripts/examples';
+import { checkBurst, prepareBurst, sandboxStats } from '../../scripts/order-burst';
+import { startQueueDeployment, type QueueDeployment } from '../../scripts/queue-mode';
+import { registrationSecret, replayChecks, triggerWorkflow } from '../e2e/trigger-replay';
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
+
+const log = (line: string) => process.stderr.write(`[queue] ${line}\n`);
+const ORDERS = 40;
+const LIMIT = 30;
+const WINDOW_SECONDS = 10;
+
+const MINUTE = 60_000;
+const TRIGGER = { workflowId: 'ErpQueueTrigger1', hookId: '6c1e2f3a-8b9c-4d0e-9f1a-2b3c4d5e6f71' };
+
+let sandbox: SandboxHandle;
+let queue: QueueDeployment | undefined;
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ port: 0 });
+	const workflows = loadExamples()
+		.map(({ workflow }) => workflow)
+		.filter((w) => w.id === EXAMPLE_IDS.orderToInvoice)
+		.map((w) => wireExample(w, { chatUrl: 'http://127.0.0.1:9/unused' }));
+	workflows.push(
+		triggerWorkflow(TRIGGER.workflowId, TRIGGER.hookId, 'automatic', SANDBOX_CREDENTIAL),
+	);
+	queue = await startQueueDeployment({ sandboxBaseUrl: sandbox.baseUrl, workflows, log });
+	await queue.rest.activate(EXAMPLE_IDS.orderToInvoice);
+}, 45 * MINUTE);
+
+afterAll(async () => {
+	await queue?.stop();
+	await sandbox?.close();
+}, 5 * MINUTE);
+
+test(
+	`queue mode, 2 workers: ${ORDERS} concurrent orders through the webhook processor, one key, ${LIMIT} per ${WINDOW_SECONDS} s`,
+	async () => {
+		const q = queue!;
+		const webhookPath = loadExamples()
+			.find(({ workflow }) => workflow.id === EXAMPLE_IDS.orderToInvoice)!
+			.workflow.nodes.find((n) => n.type === 'n8n-nodes-base.webhook')!.parameters.path;
+		const plan = await prepareBurst(sandbox, {
+			count: ORDERS,
+			tag: 'QUEUE',
+			limit: LIMIT,
+			windowSeconds: WINDOW_SECONDS,
+		});
+		const before = await sandboxStats(sandbox);
+		const started = Date.now();
+		const answers = await Promise.all(
+			plan.orders.map(async (order) => {
+				const response = await fetch(`${q.webhookUrl}/webhook/${String(webhookPath)}`, {
+					method: 'POST',
+					headers: { 'content-type': 'application/json' },
+					body: JSON.stringify(order),
+					signal: AbortSignal.timeout(10 * 60_000),
+				});
+				return { status: response.status, body: await response.text() };
+			}),
+		);
+		const drainMs = Date.now() - started;
+		const report = await checkBurst(sandbox, plan, before);
+		const executions = await q.rest.executions(EXAMPLE_IDS.orderToInvoice, 100);
+		const byStatus: Record<string, number> = {};
+		for (const e of executions) byStatus[e.status] = (byStatus[e.status] ?? 0) + 1;
+		// Which worker ran what: each worker logs the executions it starts.
+		const perWorker = q.processes
+			.filter((p) => p.role === 'worker')
+			.map((p) => (fs.readFileSync(p.log, 'utf8').match(/Worker started execution/g) ?? []).length);
+		process.stdout.write(
+			`# ${
+				`${report.requests} requests, ${report.refused} answered 429 (${(report.refusedShare * 100).toFixed(1)} %), ` +
+				`${report.requestsPerOrder.toFixed(2)} accepted per order, ceiling use ${report.ceilingUse?.toFixed(3)}, ` +
+				`drained in ${(drainMs / 1000).toFixed(1)} s, executions ${JSON.stringify(byStatus)}, per worker ${JSON.stringify(perWorker)}, ` +
+				`windows ${JSON.stringify(report.windows.map((w) => [w.accepted, w.refused]))}`
+			}\n`,
+		);
+		assert.deepEqual(
+			answers.filter((a) => a.status !== 200),
+			[],
+			'every order is answered 200 by the webhook processor',
+		);
+		assert.equal(executions.length, ORDERS, 'one execution per order');
+		assert.deepEqual(byStatus, { success: ORDERS }, '0 failed executions');
+		assert.equal(report.missing, 0, 'no order without an invoice');
+		assert.equal(report.duplicate, 0, 'no duplicate invoice');
+		assert.equal(report.unpaid, 0, 'every invoice paid in full');
+		assert.equal(report.settled, ORDERS);
+		assert.ok(
+			perWorker.every((n) => n > 0),
+			`both workers ran executions: ${JSON.stringify(perWorker)}`,
+		);
+		assert.ok(
+			report.refusedShare < 0.05,
+			`429s: ${report.refused} of ${report.requests} (target under 5 %)`,
+		);
+	},
+	15 * MINUTE,
+);
+
+test(
+	'queue mode, one webhook processor: a replayed ERP Trigger delivery never starts a second run, one by one or ten at once',
+	async () => {
+		const q = queue!;
+		await q.rest.activate(TRIGGER.workflowId);
+		// Deliveries go to the webhook processor (N8N_WEBHOOK_URL, where the trigger registered itself);
+		// the workers run the executions.
+		const target = { ...TRIGGER, webhookUrl: q.webhookUrl, rest: q.rest };
+		await replayChecks(target, await registrationSecret(sandbox.url, target));
+	},
+	10 * MINUTE,
+);
