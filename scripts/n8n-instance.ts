@@ -15,9 +15,20 @@
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
+import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { childEnv, killGroup, killOnExit, run, tail, type Log, type N8nEnv } from './n8n-env';
+import {
+	childEnv,
+	ensureN8n,
+	killGroup,
+	killOnExit,
+	N8N_VERSION,
+	run,
+	tail,
+	type Log,
+	type N8nEnv,
+} from './n8n-env';
 
 export const REPO_DIR = path.resolve(__dirname, '..');
 const PACKAGE_NAME: string = JSON.parse(
@@ -205,6 +216,36 @@ export function n8nEnvironment(config: N8nConfig): NodeJS.ProcessEnv {
 		N8N_BLOCK_ENV_ACCESS_IN_NODE: 'true',
 		...config.extraEnv,
 	};
+}
+
+/**
+ * For an end-to-end test file: n8n installed (the first time: several minutes), a new user folder
+ * under the system's temp folder, and this package built, packed and installed in it.
+ */
+export async function prepareInstance(
+	folderPrefix: string,
+	log: Log,
+): Promise<{ env: N8nEnv; userFolder: string; paths: N8nPaths }> {
+	log(
+		`preparing Node 24 and n8n ${N8N_VERSION} (the first run installs them: ~3 GB, several minutes)`,
+	);
+	let env: N8nEnv;
+	try {
+		env = await ensureN8n(log);
+	} catch (error) {
+		throw new Error(
+			`Could not install n8n ${N8N_VERSION} for the end-to-end tests: ${(error as Error).message}`,
+		);
+	}
+	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), folderPrefix));
+	const paths = n8nPaths(userFolder);
+	log(`building, packing and installing the package (logs in ${userFolder})`);
+	await installPackage(
+		paths,
+		await buildAndPack(path.join(userFolder, 'pack'), paths.setupLog, log),
+		log,
+	);
+	return { env, userFolder, paths };
 }
 
 /** Runs an n8n CLI command (e.g. `import:workflow`); resolves with its stdout. */

@@ -11,23 +11,20 @@
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 
 import { DEMO_KEYS, DEMO_OAUTH_CLIENT, startSandbox } from '../../sandbox';
 import { importWorkflows, type Workflow } from '../../scripts/examples';
-import { ensureN8n, N8N_VERSION } from '../../scripts/n8n-env';
+import { N8N_VERSION } from '../../scripts/n8n-env';
 import {
-	buildAndPack,
 	freePort,
-	installPackage,
 	keepFilesOnFailure,
 	n8nCli,
-	n8nExecute,
-	n8nPaths,
-	skipE2e,
 	type N8nConfig,
+	n8nExecute,
+	prepareInstance,
+	skipE2e,
 } from '../../scripts/n8n-instance';
 
 const SKIP = skipE2e();
@@ -151,13 +148,9 @@ function apiRequestWorkflow(
 		const { track, cleanUp } = keepFilesOnFailure(log);
 
 		beforeAll(async () => {
-			log(`preparing Node 24 and n8n ${N8N_VERSION}`);
-			const env = await ensureN8n(log);
-			userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-nodes-erp-e2e-api-'));
-			const paths = n8nPaths(userFolder);
-			log(`building, packing and installing the package (logs in ${userFolder})`);
-			const tarball = await buildAndPack(path.join(userFolder, 'pack'), paths.setupLog, log);
-			await installPackage(paths, tarball, log);
+			const prepared = await prepareInstance('n8n-nodes-erp-e2e-api-', log);
+			userFolder = prepared.userFolder;
+			const { env, paths } = prepared;
 			sandbox = await startSandbox({ port: 0 });
 			config = { env, paths, port: await freePort(), brokerPort: await freePort() };
 

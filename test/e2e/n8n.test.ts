@@ -8,8 +8,6 @@
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 
 import { DEMO_KEYS, startSandbox } from '../../sandbox';
@@ -23,19 +21,17 @@ import {
 	type ChatSink,
 	type Workflow,
 } from '../../scripts/examples';
-import { ensureN8n, N8N_VERSION } from '../../scripts/n8n-env';
+import { N8N_VERSION } from '../../scripts/n8n-env';
 import {
-	buildAndPack,
 	freePort,
-	installPackage,
 	keepFilesOnFailure,
+	type N8nConfig,
 	n8nExecute,
 	N8nRest,
-	n8nPaths,
+	prepareInstance,
+	type RunningN8n,
 	skipE2e,
 	startN8n,
-	type N8nConfig,
-	type RunningN8n,
 } from '../../scripts/n8n-instance';
 
 const SKIP = skipE2e();
@@ -131,22 +127,9 @@ function articleCreateWorkflow(reference: string): Workflow {
 	const articleReference = `E2E-${Date.now()}`;
 
 	beforeAll(async () => {
-		log(
-			`preparing Node 24 and n8n ${N8N_VERSION} (the first run installs them: ~3 GB, several minutes)`,
-		);
-		let env;
-		try {
-			env = await ensureN8n(log);
-		} catch (error) {
-			throw new Error(
-				`Could not install n8n ${N8N_VERSION} for the end-to-end tests: ${(error as Error).message}`,
-			);
-		}
-		userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-nodes-erp-e2e-'));
-		const paths = n8nPaths(userFolder);
-		log(`building, packing and installing the package (logs in ${userFolder})`);
-		const tarball = await buildAndPack(path.join(userFolder, 'pack'), paths.setupLog, log);
-		await installPackage(paths, tarball, log);
+		const prepared = await prepareInstance('n8n-nodes-erp-e2e-', log);
+		userFolder = prepared.userFolder;
+		const { env, paths } = prepared;
 
 		sandbox = await startSandbox({ port: 0 });
 		chat = await startChatSink();

@@ -11,25 +11,22 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 
 import { DEMO_KEYS, startSandbox } from '../../sandbox';
 import { importWorkflows, SANDBOX_CREDENTIAL, type Workflow } from '../../scripts/examples';
-import { ensureN8n, N8N_VERSION } from '../../scripts/n8n-env';
+import { N8N_VERSION } from '../../scripts/n8n-env';
 import {
-	buildAndPack,
 	freePort,
-	installPackage,
 	keepFilesOnFailure,
 	n8nCli,
+	type N8nConfig,
 	N8nRest,
-	n8nPaths,
+	prepareInstance,
+	type RunningN8n,
 	skipE2e,
 	startN8n,
-	type N8nConfig,
-	type RunningN8n,
 } from '../../scripts/n8n-instance';
 import type { SignedDelivery } from '../trigger/helpers';
 import {
@@ -149,22 +146,9 @@ function httpWorkflow(
 		const track = files.track;
 
 		beforeAll(async () => {
-			let env;
-			try {
-				env = await ensureN8n(log);
-			} catch (error) {
-				throw new Error(
-					`Could not install n8n ${N8N_VERSION} for the end-to-end tests: ${(error as Error).message}`,
-				);
-			}
-			userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-nodes-erp-e2e-security-'));
-			const paths = n8nPaths(userFolder);
-			log(`building, packing and installing the package (logs in ${userFolder})`);
-			await installPackage(
-				paths,
-				await buildAndPack(path.join(userFolder, 'pack'), paths.setupLog, log),
-				log,
-			);
+			const prepared = await prepareInstance('n8n-nodes-erp-e2e-security-', log);
+			userFolder = prepared.userFolder;
+			const { env, paths } = prepared;
 			sandbox = await startSandbox({ port: 0, rateLimit: false });
 			listener = await startListener();
 			config = { env, paths, port: await freePort(), brokerPort: await freePort() };
