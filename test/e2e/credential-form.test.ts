@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/require-node-api-error -- drives n8n from outside, not a node */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- drives n8n from outside, not a node */
 /**
  * The ERP OAuth2 API credential as real n8n 2.41.1 serves and uses it (issue 15): the form holds no
  * raw expression, and a credential saved with Scopes left empty (as n8n's editor saves an untouched

@@ -41,5 +41,23 @@ export const properties: INodeProperties[] = [
 	...invoice.description,
 	...settlement.description,
 	...stockMovement.description,
-	requestOptionsDescription,
+	...requestOptions(),
 ];
+
+/**
+ * Request Options, offered as they apply: the idempotency key only where a request may create a
+ * record (POST), the rate-limit wait cap everywhere. Both variants share one parameter name.
+ */
+function requestOptions(): INodeProperties[] {
+	const creates = ['create', 'findOrCreate', 'send'];
+	return [
+		{ ...requestOptionsDescription, displayOptions: { show: { operation: creates } } },
+		{
+			...requestOptionsDescription,
+			options: requestOptionsDescription.options?.filter(
+				(option) => !['idempotency', 'customIdempotencyKey'].includes(option.name),
+			),
+			displayOptions: { hide: { operation: creates } },
+		},
+	];
+}

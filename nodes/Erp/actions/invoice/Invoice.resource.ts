@@ -15,7 +15,7 @@ export const description: INodeProperties[] = [
 		displayOptions: { show: { resource: ['invoice'] } },
 		options: [
 			{
-				name: 'Create',
+				name: 'Issue',
 				value: 'create',
 				description:
 					'Issue an invoice for a client from article lines; takes the quantities out of stock and posts it to the ledger',
