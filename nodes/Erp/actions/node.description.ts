@@ -3,6 +3,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { authenticationDescription, requestOptionsDescription } from '../../shared/descriptions';
+import { decimalAmountsProperty } from './amounts';
 import * as apiRequest from './apiRequest/ApiRequest.resource';
 import * as article from './article/Article.resource';
 import * as client from './client/Client.resource';
@@ -41,6 +42,7 @@ export const properties: INodeProperties[] = [
 	...invoice.description,
 	...settlement.description,
 	...stockMovement.description,
+	decimalAmountsProperty,
 	...requestOptions(),
 ];
 
