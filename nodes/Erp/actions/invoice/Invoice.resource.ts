@@ -32,7 +32,7 @@ export const description: INodeProperties[] = [
 				name: 'Get Many',
 				value: 'getAll',
 				description: 'List invoices, filtered by client or status (issued, partially paid, paid)',
-				action: 'Get many invoices',
+				action: 'Get many invoices by client or status',
 			},
 		],
 		default: 'get',
