@@ -16,7 +16,7 @@ export function invalid(
 	description?: string,
 ): NodeOperationError {
 	// An AI Agent calls the tool variant (type "…Tool") with one item: the item number means nothing to the model.
-	const where = source.node.type.endsWith('Tool') ? '' : ` [item ${source.itemIndex}]`;
+	const where = String(source.node.type).endsWith('Tool') ? '' : ` [item ${source.itemIndex}]`;
 	return new NodeOperationError(
 		source.node,
 		`Invalid value for "${source.label}": ${problem}${where}`,
