@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- reads the example and scripts/start.ts from the repository */
 /**
  * The sandbox's seed fits the examples (issue 15): each SKU of the order-to-invoice example's SKU
  * table is an article of that kind, a search for "mug" finds the mugs and only them, and the
