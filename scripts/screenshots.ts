@@ -143,11 +143,14 @@ async function main() {
 			['ErpSandboxDemo01', 'credential-api-key.png'],
 			[oauth.id, 'credential-oauth2.png'],
 		];
-		await page.setViewportSize({ width: 1440, height: 1600 }); // the whole form, unscrolled
+		// The whole form, unscrolled: the dialog's inner scroll areas are let out.
+		await page.setViewportSize({ width: 1440, height: 1600 });
+		const unscroll = `[data-test-id="credential-edit-dialog"], [data-test-id="credential-edit-dialog"] * { max-height: none !important; overflow: visible !important; } [data-test-id="credential-edit-dialog"] { height: auto !important; }`;
 		for (const [id, file] of credentials) {
 			await page.goto(`${n8n.url}/home/credentials/${id}`);
 			const dialog = page.locator('[data-test-id="credential-edit-dialog"]');
 			await dialog.waitFor();
+			await page.addStyleTag({ content: unscroll });
 			await settle();
 			await shoot(dialog, file);
 		}

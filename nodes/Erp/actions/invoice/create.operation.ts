@@ -16,7 +16,7 @@ import { invalid, isBlank, toEnum, toId, toInteger, toText } from '../validation
 
 /** Shown above Lines (JSON) in fixed and expression mode alike (a hint hides in expression mode). */
 const JSON_LINES_NOTICE =
-	'One object per line, e.g. [{"reference": "MUG-BLUE", "quantity": 2}]. Use "reference" (the article reference) or "article_id" (art_…), and "quantity" (or "quantite"); "unit_price" (or "prix_ht", cents) is optional, the article\'s price otherwise. Shop line items carrying a SKU: {{ $json.line_items.map(i => ({ reference: i.sku, quantity: i.quantity })) }}';
+	'One object per line, e.g. [{"reference": "MUG-BLUE", "quantity": 2}]. Use "reference" (the article reference) or "article_id" (art_…), and "quantity" (or "quantite"); "unit_price" (or "prix_ht", cents) is optional, the article\'s price otherwise. Shop line items carrying a SKU: {{ $json.line_items.map(i => ({ reference: i.sku, quantity: i.quantity })) }} when the SKUs are your article references, otherwise map them through a SKU table as the order-to-invoice example does.';
 
 const properties: INodeProperties[] = [
 	clientLocator,
