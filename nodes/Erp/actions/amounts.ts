@@ -1,7 +1,11 @@
 // "Add Decimal Amounts": the API gives money as whole cents (minor units) and the VAT rate in
 // basis points. For people who put an amount into a message or a sheet, the option adds each
 // one in currency units right after the API's integer, which stays as it is.
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import type { Prepared } from './utils';
+import { source } from './utils';
+import { toBoolean } from './validation';
 
 /** API fields that hold money in cents, on articles, invoices and their lines, settlements and ledger entries. */
 const MONEY_FIELDS = new Set([
@@ -45,4 +49,21 @@ export function addDecimalAmounts(record: IDataObject): IDataObject {
 		else if (key === 'tva') result.tva_percent = value / 100;
 	}
 	return result;
+}
+
+/** The item's request step, its records given decimal amounts when the option is on (checked before any request). */
+export function withDecimalAmounts(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	step: Prepared,
+): Prepared {
+	const on = toBoolean(
+		source(ctx, decimalAmountsProperty.displayName, itemIndex),
+		ctx.getNodeParameter(decimalAmountsProperty.name, itemIndex, false),
+	);
+	if (!on) return step;
+	return async () => {
+		const result = await step();
+		return Array.isArray(result) ? result.map(addDecimalAmounts) : addDecimalAmounts(result);
+	};
 }

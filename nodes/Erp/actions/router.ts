@@ -15,7 +15,7 @@ import * as generalLedger from './generalLedger/GeneralLedger.resource';
 import * as invoice from './invoice/Invoice.resource';
 import * as settlement from './settlement/Settlement.resource';
 import * as stockMovement from './stockMovement/StockMovement.resource';
-import { addDecimalAmounts } from './amounts';
+import { withDecimalAmounts } from './amounts';
 import type { Prepared } from './utils';
 
 type Operation = (this: IExecuteFunctions, itemIndex: number) => Prepared;
@@ -79,7 +79,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
 			getRequestSettings(this, itemIndex);
-			steps.push(prepare.call(this, itemIndex));
+			steps.push(withDecimalAmounts(this, itemIndex, prepare.call(this, itemIndex)));
 		} catch (error) {
 			if (!this.continueOnFail()) throw asNodeError(this.getNode(), error, itemIndex);
 			steps.push(errorJson(error));
@@ -96,12 +96,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		}
 		try {
 			const result = await step();
-			const decimal = this.getNodeParameter('decimalAmounts', itemIndex, false) === true;
 			for (const json of Array.isArray(result) ? result : [result]) {
-				returnData.push({
-					json: decimal ? addDecimalAmounts(json) : json,
-					pairedItem: { item: itemIndex },
-				});
+				returnData.push({ json, pairedItem: { item: itemIndex } });
 			}
 		} catch (error) {
 			if (!this.continueOnFail()) throw asNodeError(this.getNode(), error, itemIndex);
