@@ -10,6 +10,13 @@ import {
 const HOST_ROOT =
 	'String($self["baseUrl"] ?? "").trim().replace(/\\/+$/, "").replace(/\\/v1$/, "")';
 
+/** The documented least-privilege scopes, asked for when Scopes is left alone or emptied. */
+export const DEFAULT_OAUTH2_SCOPES = ['articles:read', 'clients:read', 'factures:read'];
+
+/** An OAuth address: the custom one when the switch is on, else derived from the Base URL. */
+const oauthAddress = (custom: string, path: string) =>
+	`={{ $self["customOAuthUrls"] === true ? String($self["${custom}"] ?? "").trim() : ${HOST_ROOT} + "${path}" }}`;
+
 export class ErpOAuth2Api implements ICredentialType {
 	name = 'erpOAuth2Api';
 
@@ -30,26 +37,6 @@ export class ErpOAuth2Api implements ICredentialType {
 		},
 		environmentProperty,
 		baseUrlProperty,
-		{
-			displayName: 'Authorization URL',
-			name: 'authUrl',
-			type: 'string',
-			required: true,
-			default: `={{ ${HOST_ROOT} + "/oauth/authorize" }}`,
-			placeholder: 'https://erp.example.com/oauth/authorize',
-			description:
-				"The ERP's authorization address. By default the API host followed by /oauth/authorize (outside /v1); replace it if your ERP uses another address.",
-		},
-		{
-			displayName: 'Access Token URL',
-			name: 'accessTokenUrl',
-			type: 'string',
-			required: true,
-			default: `={{ ${HOST_ROOT} + "/oauth/token" }}`,
-			placeholder: 'https://erp.example.com/oauth/token',
-			description:
-				"The ERP's token address. By default the API host followed by /oauth/token (outside /v1); replace it if your ERP uses another address.",
-		},
 		{
 			displayName: 'Scopes',
 			name: 'scopes',
@@ -104,16 +91,57 @@ export class ErpOAuth2Api implements ICredentialType {
 						'Very sensitive, restricted access: payroll, and the payroll-validated event. Only if your ERP account was granted it.',
 				},
 			],
-			default: ['articles:read', 'clients:read', 'factures:read'],
-			description:
-				'Permissions to request. Ask only for what your workflows need: the default reads articles, clients and invoices. Reconnect the credential after changing them.',
+			default: [...DEFAULT_OAUTH2_SCOPES],
+			description: `Permissions to request. Left empty, the default is asked for: ${DEFAULT_OAUTH2_SCOPES.join(' ')} (read articles, clients and invoices). Ask only for what your workflows need, and reconnect the credential after changing them.`,
 		},
 		{
+			displayName: 'Custom OAuth Addresses',
+			name: 'customOAuthUrls',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether your ERP uses other OAuth addresses than the API host followed by /oauth/authorize and /oauth/token (outside /v1)',
+		},
+		{
+			displayName: 'Authorization URL',
+			name: 'customAuthUrl',
+			type: 'string',
+			required: true,
+			displayOptions: { show: { customOAuthUrls: [true] } },
+			default: '',
+			placeholder: 'https://erp.example.com/oauth/authorize',
+			description: "The ERP's authorization address",
+		},
+		{
+			displayName: 'Access Token URL',
+			name: 'customAccessTokenUrl',
+			type: 'string',
+			required: true,
+			displayOptions: { show: { customOAuthUrls: [true] } },
+			default: '',
+			placeholder: 'https://erp.example.com/oauth/token',
+			description: "The ERP's token address",
+		},
+		{
+			displayName: 'Authorization URL',
+			name: 'authUrl',
+			type: 'hidden',
+			required: true,
+			default: oauthAddress('customAuthUrl', '/oauth/authorize'),
+		},
+		{
+			displayName: 'Access Token URL',
+			name: 'accessTokenUrl',
+			type: 'hidden',
+			required: true,
+			default: oauthAddress('customAccessTokenUrl', '/oauth/token'),
+		},
+		{
+			// What is sent: the chosen scopes, or the least-privilege default when none are chosen.
 			displayName: 'Scope',
 			name: 'scope',
 			type: 'hidden',
-			default:
-				'={{ (Array.isArray($self["scopes"]) ? $self["scopes"] : String($self["scopes"] ?? "").split(/[\\s,]+/)).filter(Boolean).join(" ") }}',
+			default: `={{ (Array.isArray($self["scopes"]) ? $self["scopes"] : String($self["scopes"] ?? "").split(/[\\s,]+/)).filter(Boolean).join(" ") || "${DEFAULT_OAUTH2_SCOPES.join(' ')}" }}`,
 		},
 		{
 			displayName: 'Auth URI Query Parameters',

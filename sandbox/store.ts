@@ -270,6 +270,19 @@ export function slug(s: string): string {
 		.replace(/^-|-$/g, '');
 }
 
+/**
+ * The first articles are the ones the examples sell (their SKU table maps MUG-BLUE, MUG-RED,
+ * TEE-M and TEE-L to REF-000001..4): fixed, so that a search for "mug" finds mugs and the
+ * demo's second order brings the red mug to its low-stock threshold. The random draws are made
+ * for them as for any article, so the rest of the seed does not move.
+ */
+const DEMO_ARTICLES = [
+	{ designation: 'Mug émaillé bleu', prix_ht: 1250, tva: 2000, stock: 120, seuil_alerte: 10 },
+	{ designation: 'Mug émaillé rouge', prix_ht: 1250, tva: 2000, stock: 24, seuil_alerte: 10 },
+	{ designation: 'T-shirt coton M', prix_ht: 1990, tva: 2000, stock: 80, seuil_alerte: 5 },
+	{ designation: 'T-shirt coton L', prix_ht: 1990, tva: 2000, stock: 80, seuil_alerte: 5 },
+] as const;
+
 /** Articles and clients. Invoices are seeded by business.ts through the real business rules. */
 export function seedStore(store: Store, seed: number, articleCount: number): void {
 	const random = rng(seed);
@@ -282,15 +295,20 @@ export function seedStore(store: Store, seed: number, articleCount: number): voi
 		const seuil = low ? 5 + Math.floor(random() * 16) : 0;
 		const stock = low ? seuil + Math.floor(random() * 6) : Math.floor(random() * 500);
 		const reference = `REF-${String(i).padStart(6, '0')}`;
-		const article = store.articles.add({
-			id: store.articles.nextId(),
-			reference,
+		const drawn = {
 			designation,
 			prix_ht: 100 + Math.floor(random() * 2000) * 50,
 			tva: pick(TVA_RATES),
 			stock,
 			seuil_alerte: seuil,
 			categorie,
+		};
+		const demo = i <= DEMO_ARTICLES.length ? DEMO_ARTICLES[i - 1] : undefined;
+		const article = store.articles.add({
+			id: store.articles.nextId(),
+			reference,
+			...drawn,
+			...(demo ? { ...demo, categorie: CATEGORIES[0] } : {}),
 			created_at: at,
 			updated_at: at,
 		});

@@ -131,17 +131,31 @@ async function main() {
 		log('  Workflows   "ERP example: order to invoice" and "… low stock to chat" (published),');
 		log('              "… AI agent with ERP tools" (connect a chat model to try it)');
 		log('');
+		const order = (body: string) =>
+			`    curl -s -X POST http://${HOST}:${N8N_PORT}/webhook/erp-order -H 'content-type: application/json' \\\n      -d '${body}'`;
+		log('  Try it:');
+		log('  1. Send an order; the answer is the settlement of the invoice it issued:');
 		log(
-			'  Try it: send an order, watch the invoice, the settlement and any low-stock chat message:',
+			order(
+				'{"order_number":"1042","financial_status":"paid","customer":{"email":"jane@example.com","name":"Jane Doe"},"line_items":[{"sku":"MUG-BLUE","quantity":2}]}',
+			),
 		);
 		log(
-			`    curl -s -X POST http://${HOST}:${N8N_PORT}/webhook/erp-order -H 'content-type: application/json' \\`,
+			'  2. Sell 12 red mugs (20 in stock, alert threshold 10): the stock falls below the threshold,',
 		);
 		log(
-			`      -d '{"order_number":"1042","financial_status":"paid","customer":{"email":"jane@example.com","name":"Jane Doe"},"line_items":[{"sku":"MUG-BLUE","quantity":2}]}'`,
+			'     the ERP sends stock.bas and "low stock to chat" posts a message, printed here as 💬:',
+		);
+		log(
+			order(
+				'{"order_number":"1043","financial_status":"paid","customer":{"email":"jane@example.com","name":"Jane Doe"},"line_items":[{"sku":"MUG-RED","quantity":12}]}',
+			),
 		);
 		log(
 			`  Chat messages from "low stock to chat" are printed here (its chat URL points to ${chat.url}).`,
+		);
+		log(
+			"  Each run shows in the workflow's Executions tab. The AI example needs a chat model: see its sticky note.",
 		);
 		log('');
 		log('Press Ctrl-C to stop.');

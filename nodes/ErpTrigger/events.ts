@@ -4,19 +4,36 @@ import { EVENT_SCOPES } from '../shared/transport';
 
 /** Every event of the contract, with its English label; the scope each needs is the transport's EVENT_SCOPES. */
 export const ERP_EVENTS = [
-	{ value: 'vente.creee', name: 'Sale Created', emittedBy: 'an invoice is issued' },
+	{
+		value: 'vente.creee',
+		name: 'Sale Created',
+		action: 'On sale created',
+		emittedBy: 'an invoice is issued',
+	},
 	{
 		value: 'facture.payee',
 		name: 'Invoice Paid',
+		action: 'On invoice paid',
 		emittedBy: 'a settlement pays an invoice in full',
 	},
 	{
 		value: 'stock.bas',
 		name: 'Stock Low',
+		action: 'On low stock',
 		emittedBy: "an article's stock falls to or below its alert threshold",
 	},
-	{ value: 'paie.validee', name: 'Payroll Validated', emittedBy: 'a payroll run is validated' },
-	{ value: 'tva.declaree', name: 'VAT Return Filed', emittedBy: 'a VAT return is filed' },
+	{
+		value: 'paie.validee',
+		name: 'Payroll Validated',
+		action: 'On payroll validated',
+		emittedBy: 'a payroll run is validated',
+	},
+	{
+		value: 'tva.declaree',
+		name: 'VAT Return Filed',
+		action: 'On VAT return filed',
+		emittedBy: 'a VAT return is filed',
+	},
 ] as const;
 
 export const ALL_EVENTS = '*';
@@ -30,12 +47,14 @@ export const EVENT_OPTIONS: INodePropertyOptions[] = [
 	{
 		name: 'All Events',
 		value: ALL_EVENTS,
+		action: 'On any event',
 		description:
 			'Every event, including ones the ERP adds later. Needs the read scope of each: factures:read, articles:read, compta:read and the restricted paie:read.',
 	},
 	...ERP_EVENTS.map((event) => ({
 		name: event.name,
 		value: event.value,
+		action: event.action,
 		description: `When ${event.emittedBy} (${event.value}). Needs ${scopeText(EVENT_SCOPES[event.value])}.`,
 	})).sort((a, b) => a.name.localeCompare(b.name)),
 ];

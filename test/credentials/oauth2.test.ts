@@ -81,6 +81,64 @@ describe('ERP OAuth2 credential', () => {
 		assert.ok(!JSON.stringify(error).includes(String(token.access_token)), 'no token in the error');
 	});
 
+	/** The data n8n resolves for a saved credential (hidden fields from their defaults). */
+	const resolved = async (data: IDataObject) =>
+		await new TestCredentials({
+			erpOAuth2Api: { environment: 'sandbox', baseUrl: sb.baseUrl, ...data },
+		}).getDecrypted(
+			{} as never,
+			{ id: 'harness-erpOAuth2Api', name: 'x' },
+			'erpOAuth2Api',
+			'internal',
+		);
+
+	test('emptied Scopes still ask for the least-privilege default; a choice is sent as chosen', async () => {
+		const fallback = 'articles:read clients:read factures:read';
+		// n8n's editor saves an untouched multi-select as [] (issue 15); a text value may be blank.
+		assert.equal((await resolved({ scopes: [] })).scope, fallback);
+		assert.equal((await resolved({ scopes: ' ' })).scope, fallback);
+		// Control: a real choice is not replaced by the default.
+		assert.equal(
+			(await resolved({ scopes: ['articles:read', 'articles:write'] })).scope,
+			'articles:read articles:write',
+		);
+
+		// A connect with [] is granted the default.
+		const credentials = new TestCredentials({
+			erpOAuth2Api: {
+				environment: 'sandbox',
+				baseUrl: sb.baseUrl,
+				clientId: DEMO_OAUTH_CLIENT.clientId,
+				clientSecret: DEMO_OAUTH_CLIENT.clientSecret,
+				scopes: [],
+			},
+		});
+		await connectOAuth2(credentials);
+		assert.equal(tokenData(credentials).scope, fallback);
+	});
+
+	test('the OAuth addresses follow the Base URL unless Custom OAuth Addresses is on', async () => {
+		const production = { environment: 'production', baseUrl: 'https://erp.example.com/v1/' };
+		const derived = await resolved(production);
+		assert.equal(derived.authUrl, 'https://erp.example.com/oauth/authorize');
+		assert.equal(derived.accessTokenUrl, 'https://erp.example.com/oauth/token');
+		const custom = await resolved({
+			...production,
+			customOAuthUrls: true,
+			customAuthUrl: ' https://login.example.com/authorize ',
+			customAccessTokenUrl: 'https://login.example.com/token',
+		});
+		assert.equal(custom.authUrl, 'https://login.example.com/authorize');
+		assert.equal(custom.accessTokenUrl, 'https://login.example.com/token');
+		// Addresses typed while the switch is off are not used.
+		const off = await resolved({
+			...production,
+			customOAuthUrls: false,
+			customAuthUrl: 'https://other.example.com/a',
+		});
+		assert.equal(off.authUrl, 'https://erp.example.com/oauth/authorize');
+	});
+
 	test('an expired access token is refreshed; the rotated refresh token is persisted and used next time', async () => {
 		await control(sb.url, 'config', { tokenLifetimes: { accessTokenSeconds: 2 } });
 		try {

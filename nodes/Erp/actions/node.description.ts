@@ -3,6 +3,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { authenticationDescription, requestOptionsDescription } from '../../shared/descriptions';
+import { decimalAmountsProperty } from './amounts';
 import * as apiRequest from './apiRequest/ApiRequest.resource';
 import * as article from './article/Article.resource';
 import * as client from './client/Client.resource';
@@ -41,5 +42,24 @@ export const properties: INodeProperties[] = [
 	...invoice.description,
 	...settlement.description,
 	...stockMovement.description,
-	requestOptionsDescription,
+	decimalAmountsProperty,
+	...requestOptions(),
 ];
+
+/**
+ * Request Options, offered as they apply: the idempotency key only where a request may create a
+ * record (POST), the rate-limit wait cap everywhere. Both variants share one parameter name.
+ */
+function requestOptions(): INodeProperties[] {
+	const creates = ['create', 'findOrCreate', 'send'];
+	return [
+		{ ...requestOptionsDescription, displayOptions: { show: { operation: creates } } },
+		{
+			...requestOptionsDescription,
+			options: requestOptionsDescription.options?.filter(
+				(option) => !['idempotency', 'customIdempotencyKey'].includes(option.name),
+			),
+			displayOptions: { hide: { operation: creates } },
+		},
+	];
+}

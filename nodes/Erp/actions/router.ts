@@ -15,6 +15,7 @@ import * as generalLedger from './generalLedger/GeneralLedger.resource';
 import * as invoice from './invoice/Invoice.resource';
 import * as settlement from './settlement/Settlement.resource';
 import * as stockMovement from './stockMovement/StockMovement.resource';
+import { withDecimalAmounts } from './amounts';
 import type { Prepared } from './utils';
 
 type Operation = (this: IExecuteFunctions, itemIndex: number) => Prepared;
@@ -78,7 +79,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
 			getRequestSettings(this, itemIndex);
-			steps.push(prepare.call(this, itemIndex));
+			steps.push(withDecimalAmounts(this, itemIndex, prepare.call(this, itemIndex)));
 		} catch (error) {
 			if (!this.continueOnFail()) throw asNodeError(this.getNode(), error, itemIndex);
 			steps.push(errorJson(error));

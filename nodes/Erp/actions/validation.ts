@@ -15,9 +15,11 @@ export function invalid(
 	problem: string,
 	description?: string,
 ): NodeOperationError {
+	// An AI Agent calls the tool variant (type "…Tool") with one item: the item number means nothing to the model.
+	const where = String(source.node.type).endsWith('Tool') ? '' : ` [item ${source.itemIndex}]`;
 	return new NodeOperationError(
 		source.node,
-		`Invalid value for "${source.label}": ${problem} [item ${source.itemIndex}]`,
+		`Invalid value for "${source.label}": ${problem}${where}`,
 		{ itemIndex: source.itemIndex, description },
 	);
 }

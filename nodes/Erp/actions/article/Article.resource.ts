@@ -39,7 +39,7 @@ export const description: INodeProperties[] = [
 				name: 'Get Many',
 				value: 'getAll',
 				description: 'List articles, filtered by reference, category or search text',
-				action: 'Get many articles',
+				action: 'Get many articles by search text or reference or category',
 			},
 			{
 				name: 'Update',

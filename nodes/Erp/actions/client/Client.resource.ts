@@ -39,7 +39,7 @@ export const description: INodeProperties[] = [
 				name: 'Get Many',
 				value: 'getAll',
 				description: 'List clients, optionally filtered by text in the name or email',
-				action: 'Get many clients',
+				action: 'Get many clients by name or email search',
 			},
 			{
 				name: 'Update',

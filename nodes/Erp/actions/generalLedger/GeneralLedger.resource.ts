@@ -17,7 +17,7 @@ export const description: INodeProperties[] = [
 				value: 'getAll',
 				description:
 					'List general ledger entries (debit and credit per account, in cents), filtered by date range and account',
-				action: 'Get many ledger entries',
+				action: 'Get many ledger entries by date range or account',
 			},
 		],
 		default: 'getAll',

@@ -15,7 +15,7 @@ export const description: INodeProperties[] = [
 		displayOptions: { show: { resource: ['invoice'] } },
 		options: [
 			{
-				name: 'Create',
+				name: 'Issue',
 				value: 'create',
 				description:
 					'Issue an invoice for a client from article lines; takes the quantities out of stock and posts it to the ledger',
@@ -32,7 +32,7 @@ export const description: INodeProperties[] = [
 				name: 'Get Many',
 				value: 'getAll',
 				description: 'List invoices, filtered by client or status (issued, partially paid, paid)',
-				action: 'Get many invoices',
+				action: 'Get many invoices by client or status',
 			},
 		],
 		default: 'get',

@@ -14,8 +14,9 @@ import {
 import type { ValueSource } from '../validation';
 import { invalid, isBlank, toEnum, toId, toInteger, toText } from '../validation';
 
-const JSON_LINES_HINT =
-	'An array of lines, for example {{ $json.line_items }}. Each line is an object with: "article_id" (art_…) or "reference" (the exact article reference, looked up once per distinct reference); "quantite" or "quantity" (whole number, 1 or more); optionally "prix_ht" or "unit_price" (unit price excluding tax in cents, whole number; the article\'s price when absent). Other keys are ignored.';
+/** Shown above Lines (JSON) in fixed and expression mode alike (a hint hides in expression mode). */
+const JSON_LINES_NOTICE =
+	'One object per line, e.g. [{"reference": "MUG-BLUE", "quantity": 2}]. Use "reference" (the article reference) or "article_id" (art_…), and "quantity" (or "quantite"); "unit_price" (or "prix_ht", cents) is optional, the article\'s price otherwise. Shop line items carrying a SKU: {{ $json.line_items.map(i => ({ reference: i.sku, quantity: i.quantity })) }} when the SKUs are your article references, otherwise map them through a SKU table as the order-to-invoice example does.';
 
 const properties: INodeProperties[] = [
 	clientLocator,
@@ -73,13 +74,20 @@ const properties: INodeProperties[] = [
 		],
 	},
 	{
+		displayName: JSON_LINES_NOTICE,
+		name: 'linesJsonNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { linesMode: ['json'] } },
+	},
+	{
 		displayName: 'Lines (JSON)',
 		name: 'linesJson',
 		type: 'json',
 		default: '[]',
 		required: true,
-		hint: JSON_LINES_HINT,
-		description: 'The invoice lines as a JSON array',
+		description:
+			'The invoice lines as a JSON array; other keys of a line are ignored, and each distinct reference is looked up once',
 		displayOptions: { show: { linesMode: ['json'] } },
 	},
 	{
@@ -162,11 +170,11 @@ function readJsonLines(ctx: IExecuteFunctions, itemIndex: number): Line[] {
 		try {
 			value = jsonParse(value);
 		} catch {
-			throw invalid(all, 'not valid JSON', JSON_LINES_HINT);
+			throw invalid(all, 'not valid JSON', JSON_LINES_NOTICE);
 		}
 	}
 	if (!Array.isArray(value)) {
-		throw invalid(all, 'expected an array of lines', JSON_LINES_HINT);
+		throw invalid(all, 'expected an array of lines', JSON_LINES_NOTICE);
 	}
 	return value.map((raw: unknown, k) => {
 		const at = (field: string) => source(ctx, `Lines (JSON)[${k}].${field}`, itemIndex);
@@ -174,7 +182,7 @@ function readJsonLines(ctx: IExecuteFunctions, itemIndex: number): Line[] {
 			throw invalid(
 				source(ctx, `Lines (JSON)[${k}]`, itemIndex),
 				'a line must be an object',
-				JSON_LINES_HINT,
+				JSON_LINES_NOTICE,
 			);
 		}
 		const line = raw as IDataObject;
@@ -189,7 +197,7 @@ function readJsonLines(ctx: IExecuteFunctions, itemIndex: number): Line[] {
 			throw invalid(
 				at('article_id'),
 				'each line needs "article_id" or "reference"',
-				JSON_LINES_HINT,
+				JSON_LINES_NOTICE,
 			);
 		}
 		const quantity = either(line, 'quantite', 'quantity', at);

@@ -13,7 +13,7 @@ export const description: INodeProperties[] = [
 		displayOptions: { show: { resource: ['settlement'] } },
 		options: [
 			{
-				name: 'Create',
+				name: 'Record',
 				value: 'create',
 				description:
 					'Record a payment received for an invoice; the invoice becomes paid when nothing is left to pay',

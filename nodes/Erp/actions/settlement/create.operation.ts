@@ -11,10 +11,12 @@ const properties: INodeProperties[] = [
 		displayName: 'Amount (Cents)',
 		name: 'montant',
 		type: 'number',
-		default: 0,
+		// Empty rather than 0: an amount must be chosen, and 0 is never a valid one.
+		default: '',
 		required: true,
+		placeholder: 'e.g. 12000 for 120.00',
 		description: 'Amount received, a whole number of cents, at most what is left to pay',
-		hint: "API field montant, in cents: 12000 = 120.00. Use the invoice's reste_a_payer to settle it in full.",
+		hint: "In cents: 12000 means 120.00. To settle the invoice in full, use what is left to pay, e.g. {{ $json.reste_a_payer }} after an Invoice › Get.",
 	},
 	{
 		displayName: 'Payment Method',

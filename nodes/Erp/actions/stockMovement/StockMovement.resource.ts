@@ -17,7 +17,7 @@ export const description: INodeProperties[] = [
 				value: 'getAll',
 				description:
 					'List stock movements (ins, outs from invoices, adjustments), filtered by article and date range',
-				action: 'Get many stock movements',
+				action: 'Get many stock movements by article or date range',
 			},
 		],
 		default: 'getAll',

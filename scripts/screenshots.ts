@@ -1,0 +1,166 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- a development script, not a node */
+/**
+ * `npm run screenshots`: the README's pictures, made from the current code in real n8n 2.41.1.
+ * Builds and installs the package into a temporary n8n, imports the examples wired to the
+ * sandbox, then drives the editor in Debian's headless Chromium (`apt-get install chromium`)
+ * with playwright-core, and writes PNGs to docs/images/. Nothing is downloaded but n8n itself
+ * (through scripts/n8n-env.ts, cached).
+ *
+ * CHROMIUM=/path/to/chromium overrides the browser's location (default /usr/bin/chromium).
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+import { chromium, type Locator, type Page } from 'playwright-core';
+
+import { startSandbox } from '../sandbox';
+import {
+	EXAMPLE_IDS,
+	importWorkflows,
+	loadExamples,
+	startChatSink,
+	wireExample,
+	type Workflow,
+} from './examples';
+import { ensureN8n } from './n8n-env';
+import {
+	buildAndPack,
+	freePort,
+	installPackage,
+	N8nRest,
+	n8nPaths,
+	OWNER,
+	startN8n,
+	type RunningN8n,
+} from './n8n-instance';
+
+const OUT_DIR = path.join(__dirname, '..', 'docs', 'images');
+const BROWSER_ID = 'n8n-nodes-erp-screenshots';
+const log = (line: string) => process.stdout.write(`${line}\n`);
+
+/** The id of the node named `name` in an example. */
+function nodeId(workflow: Workflow, name: string): string {
+	const node = workflow.nodes.find((n) => n.name === name);
+	if (!node) throw new Error(`No node "${name}" in ${workflow.name}`);
+	return String(node.id);
+}
+
+async function shoot(target: Page | Locator, file: string): Promise<void> {
+	await target.screenshot({ path: path.join(OUT_DIR, file) });
+	log(`  wrote docs/images/${file}`);
+}
+
+async function main() {
+	const browserPath = process.env.CHROMIUM ?? '/usr/bin/chromium';
+	if (!fs.existsSync(browserPath)) {
+		throw new Error(
+			`No Chromium at ${browserPath}: run "apt-get install chromium" (or set CHROMIUM)`,
+		);
+	}
+	fs.mkdirSync(OUT_DIR, { recursive: true });
+	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-nodes-erp-screens-'));
+	const paths = n8nPaths(userFolder);
+	const cleanups: Array<() => Promise<unknown>> = [];
+	try {
+		const env = await ensureN8n(log);
+		log('Building, packing and installing the package');
+		const tarball = await buildAndPack(path.join(userFolder, 'pack'), paths.setupLog, log);
+		await installPackage(paths, tarball, log);
+		const sandbox = await startSandbox({ port: 0 });
+		cleanups.push(() => sandbox.close());
+		const chat = await startChatSink();
+		cleanups.push(() => chat.close());
+		const examples = new Map(loadExamples().map(({ workflow }) => [workflow.id, workflow]));
+		const config = { env, paths, port: await freePort(), brokerPort: await freePort() };
+		await importWorkflows(
+			config,
+			{
+				sandboxBaseUrl: sandbox.baseUrl,
+				workflows: [...examples.values()].map((w) => wireExample(w, { chatUrl: chat.url })),
+			},
+			log,
+		);
+		log('Starting n8n');
+		const n8n: RunningN8n = await startN8n(config);
+		cleanups.push(() => n8n.stop());
+		const rest = new N8nRest(n8n.url);
+		await rest.signInAsOwner();
+		// A new OAuth2 credential as a user saves it: Scopes left alone.
+		const oauth = await rest.request<{ id: string }>('POST', '/rest/credentials', {
+			name: 'ERP OAuth2 (sandbox)',
+			type: 'erpOAuth2Api',
+			data: {
+				environment: 'sandbox',
+				baseUrl: sandbox.baseUrl,
+				clientId: 'demo-client',
+				clientSecret: 'demo-client-secret',
+			},
+		});
+
+		const browser = await chromium.launch({ executablePath: browserPath, headless: true });
+		cleanups.push(() => browser.close());
+		const context = await browser.newContext({
+			viewport: { width: 1440, height: 900 },
+			deviceScaleFactor: 1,
+		});
+		// The session cookie is bound to the editor's browser id (kept in its localStorage).
+		await context.addInitScript(
+			`localStorage.setItem('n8n-browserId', ${JSON.stringify(BROWSER_ID)})`,
+		);
+		const login = await context.request.post(`${n8n.url}/rest/login`, {
+			headers: { 'browser-id': BROWSER_ID },
+			data: { emailOrLdapLoginId: OWNER.email, password: OWNER.password },
+		});
+		if (!login.ok()) throw new Error(`Sign-in failed: ${login.status()}`);
+		const page = await context.newPage();
+
+		const order = examples.get(EXAMPLE_IDS.orderToInvoice) as Workflow;
+		const lowStock = examples.get(EXAMPLE_IDS.lowStockToChat) as Workflow;
+		const settle = async () => await page.waitForTimeout(1500);
+
+		log('Taking the pictures');
+		await page.goto(`${n8n.url}/workflow/${EXAMPLE_IDS.orderToInvoice}`);
+		await page.locator('.vue-flow__node').first().waitFor();
+		await settle();
+		await shoot(page, 'order-to-invoice.png');
+
+		const panels: Array<[Workflow, string, string]> = [
+			[order, 'Issue invoice', 'invoice-issue.png'],
+			[order, 'Record settlement', 'settlement-record.png'],
+			[order, 'Find or create client', 'client-find-or-create.png'],
+			[lowStock, 'Stock low', 'erp-trigger.png'],
+		];
+		for (const [workflow, name, file] of panels) {
+			await page.goto(`${n8n.url}/workflow/${workflow.id}/${nodeId(workflow, name)}`);
+			const ndv = page.locator('[data-test-id="ndv"]');
+			await ndv.waitFor();
+			await settle();
+			await shoot(page, file);
+		}
+
+		const credentials: Array<[string, string]> = [
+			['ErpSandboxDemo01', 'credential-api-key.png'],
+			[oauth.id, 'credential-oauth2.png'],
+		];
+		// The whole form, unscrolled: the dialog's inner scroll areas are let out.
+		await page.setViewportSize({ width: 1440, height: 1600 });
+		const unscroll = `[data-test-id="credential-edit-dialog"], [data-test-id="credential-edit-dialog"] * { max-height: none !important; overflow: visible !important; } [data-test-id="credential-edit-dialog"] { height: auto !important; }`;
+		for (const [id, file] of credentials) {
+			await page.goto(`${n8n.url}/home/credentials/${id}`);
+			const dialog = page.locator('[data-test-id="credential-edit-dialog"]');
+			await dialog.waitFor();
+			await page.addStyleTag({ content: unscroll });
+			await settle();
+			await shoot(dialog, file);
+		}
+	} finally {
+		for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
+		fs.rmSync(userFolder, { recursive: true, force: true });
+	}
+}
+
+main().catch((error: Error) => {
+	process.stderr.write(`npm run screenshots failed: ${error.message}\n`);
+	process.exit(1);
+});
