@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/require-node-api-error -- drives n8n from outside, not a node */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- drives n8n from outside, not a node */
 /**
  * End to end in real n8n 2.41.1 (on Node 24, installed once into ~/.cache/n8n-nodes-erp/):
  * the packed tarball is installed as a community package, then workflows run against the

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/require-node-api-error -- drives n8n from outside, not a node */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- drives n8n from outside, not a node */
 /**
  * The security and exactly-once promises in real n8n 2.41.1, as users run it (issue 12):
  * - the API key goes only to its credential's own origin, through n8n's real HTTP Request node

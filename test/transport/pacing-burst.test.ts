@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports */
 /**
  * Concurrency-aware pacing through real workflows: many executions of the order-to-invoice
  * example's ERP nodes at once, through n8n-core's engine, with one key, against the sandbox with

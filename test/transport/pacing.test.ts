@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports */
 /**
  * Pacing arithmetic (nodes/shared/transport/rateLimit.ts: budgets, slots, windows) with fake
  * time: single decisions, then a discrete-event simulation of many concurrent executions (and
