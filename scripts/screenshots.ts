@@ -9,7 +9,6 @@
  * CHROMIUM=/path/to/chromium overrides the browser's location (default /usr/bin/chromium).
  */
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 
 import { chromium, type Locator, type Page } from 'playwright-core';
@@ -23,14 +22,11 @@ import {
 	wireExample,
 	type Workflow,
 } from './examples';
-import { ensureN8n } from './n8n-env';
 import {
-	buildAndPack,
 	freePort,
-	installPackage,
 	N8nRest,
-	n8nPaths,
 	OWNER,
+	prepareInstance,
 	startN8n,
 	type RunningN8n,
 } from './n8n-instance';
@@ -59,14 +55,12 @@ async function main() {
 		);
 	}
 	fs.mkdirSync(OUT_DIR, { recursive: true });
-	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-nodes-erp-screens-'));
-	const paths = n8nPaths(userFolder);
+	let userFolder: string | undefined;
 	const cleanups: Array<() => Promise<unknown>> = [];
 	try {
-		const env = await ensureN8n(log);
-		log('Building, packing and installing the package');
-		const tarball = await buildAndPack(path.join(userFolder, 'pack'), paths.setupLog, log);
-		await installPackage(paths, tarball, log);
+		const prepared = await prepareInstance('n8n-nodes-erp-screens-', log);
+		userFolder = prepared.userFolder;
+		const { env, paths } = prepared;
 		const sandbox = await startSandbox({ port: 0 });
 		cleanups.push(() => sandbox.close());
 		const chat = await startChatSink();
@@ -156,7 +150,7 @@ async function main() {
 		}
 	} finally {
 		for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
-		fs.rmSync(userFolder, { recursive: true, force: true });
+		if (userFolder) fs.rmSync(userFolder, { recursive: true, force: true });
 	}
 }
 
