@@ -1,9 +1,9 @@
 // Parameter descriptions shared by several operations: resource locators, list parameters and
-// the enumerations of the contract.
+// the enumerations of the API (docs/api-contract.md).
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { IdKind } from './validation';
-import { ID_PREFIXES, idPattern } from './validation';
+import type { IdKind } from '../../shared/validation';
+import { ID_PREFIXES, idPattern } from '../../shared/validation';
 
 /** A resource locator: a searchable list, an ID of the given kind and, for articles, a reference. */
 function locator(
@@ -109,7 +109,7 @@ export const returnAllAndLimit: INodeProperties[] = [
 /** Query parameter names a list owns: free query parameters may not set them. */
 export const RESERVED_QUERY_PARAMETERS = ['limit', 'cursor'];
 
-/** "Query Parameters": name and value pairs, read back with `readQueryParameters` (utils.ts). */
+/** "Query Parameters": name and value pairs, read back with `readQueryParameters` (lists.ts). */
 export function queryParametersProperty(description: string): INodeProperties {
 	return {
 		displayName: 'Query Parameters',

@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import type { Prepared } from '../utils';
-import { checkFields, request } from '../utils';
+import type { ItemErp, Prepared } from '../erp';
+import { checkFields } from '../fields';
 import { articleFieldSpecs, optionalArticleFields, requiredArticleFields } from './fields';
 
 const properties: INodeProperties[] = [
@@ -34,8 +34,7 @@ export function readNewArticle(this: IExecuteFunctions, itemIndex: number): IDat
 	return checkFields(this, itemIndex, articleFieldSpecs, values);
 }
 
-export function prepare(this: IExecuteFunctions, itemIndex: number): Prepared {
+export function prepare(this: IExecuteFunctions, itemIndex: number, erp: ItemErp): Prepared {
 	const body = readNewArticle.call(this, itemIndex);
-	return async () =>
-		await request.call(this, itemIndex, { method: 'POST', path: '/articles', body });
+	return async () => await erp.request({ method: 'POST', path: '/articles', body });
 }

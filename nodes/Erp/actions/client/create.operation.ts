@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import type { Prepared } from '../utils';
-import { checkFields, request } from '../utils';
+import type { ItemErp, Prepared } from '../erp';
+import { checkFields } from '../fields';
 import { clientFields, clientFieldSpecs, optionalClientFields } from './fields';
 
 const properties: INodeProperties[] = [
@@ -33,8 +33,7 @@ export function readNewClient(this: IExecuteFunctions, itemIndex: number): IData
 	return checkFields(this, itemIndex, clientFieldSpecs, values);
 }
 
-export function prepare(this: IExecuteFunctions, itemIndex: number): Prepared {
+export function prepare(this: IExecuteFunctions, itemIndex: number, erp: ItemErp): Prepared {
 	const body = readNewClient.call(this, itemIndex);
-	return async () =>
-		await request.call(this, itemIndex, { method: 'POST', path: '/clients', body });
+	return async () => await erp.request({ method: 'POST', path: '/clients', body });
 }
