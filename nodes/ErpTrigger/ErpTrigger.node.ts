@@ -9,7 +9,12 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { authenticationDescription, erpCredentialsDescription } from '../shared/descriptions';
+import {
+	authenticationDescription,
+	erpCredentialsDescription,
+	erpIcon,
+	optionsCollection,
+} from '../shared/descriptions';
 import type { ValueSource } from '../shared/validation';
 import { invalid, labelOf, show, toInteger } from '../shared/validation';
 import {
@@ -35,32 +40,25 @@ interface TriggerOptions {
 	includeHeaders: boolean;
 }
 
-const optionsDescription: INodeProperties = {
-	displayName: 'Options',
-	name: 'options',
-	type: 'collection',
-	placeholder: 'Add option',
-	default: {},
-	options: [
-		{
-			displayName: 'Include Headers',
-			name: 'includeHeaders',
-			type: 'boolean',
-			default: false,
-			description:
-				'Whether to add the delivery headers (event ID, timestamp, signature, content type, ...) to the output item under headers',
-		},
-		{
-			displayName: 'Signature Tolerance (Seconds)',
-			name: 'toleranceSeconds',
-			type: 'number',
-			typeOptions: { minValue: 1, maxValue: 86400 },
-			default: DEFAULT_TOLERANCE_SECONDS,
-			description:
-				'How far the delivery timestamp may be from the current time, in the past or the future, before the delivery is refused as stale or forged',
-		},
-	],
-};
+const optionsDescription = optionsCollection([
+	{
+		displayName: 'Include Headers',
+		name: 'includeHeaders',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to add the delivery headers (event ID, timestamp, signature, content type, ...) to the output item under headers',
+	},
+	{
+		displayName: 'Signature Tolerance (Seconds)',
+		name: 'toleranceSeconds',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: 86400 },
+		default: DEFAULT_TOLERANCE_SECONDS,
+		description:
+			'How far the delivery timestamp may be from the current time, in the past or the future, before the delivery is refused as stale or forged',
+	},
+]);
 
 /**
  * The node's Options, checked with the shared input checks: a bad value set through an expression
@@ -104,7 +102,7 @@ export class ErpTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'ERP Trigger',
 		name: 'erpTrigger',
-		icon: { light: 'file:../../icons/erp.svg', dark: 'file:../../icons/erp.dark.svg' },
+		icon: erpIcon,
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{$parameter["events"].join(", ")}}',

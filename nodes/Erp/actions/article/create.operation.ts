@@ -1,20 +1,14 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { additionalFields } from '../common.descriptions';
 import type { ItemErp, Prepared } from '../erp';
 import { checkFields } from '../fields';
 import { articleFieldSpecs, optionalArticleFields, requiredArticleFields } from './fields';
 
 const properties: INodeProperties[] = [
 	...requiredArticleFields,
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: optionalArticleFields,
-	},
+	additionalFields(optionalArticleFields),
 ];
 
 export const description = updateDisplayOptions(

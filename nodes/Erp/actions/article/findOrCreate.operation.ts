@@ -1,7 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { optionsCollection } from '../../../shared/descriptions';
 import { labelOf, toBoolean } from '../../../shared/validation';
+import { additionalFields } from '../common.descriptions';
 import type { ItemErp, Prepared } from '../erp';
 import { source } from '../fields';
 import { findArticleByReference, findOrCreate } from '../lookups';
@@ -14,31 +16,17 @@ const properties: INodeProperties[] = [
 		description: 'Reference to look for; an article is created with it when none has it',
 	},
 	...requiredArticleFields.slice(1),
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: optionalArticleFields,
-	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add option',
-		default: {},
-		options: [
-			{
-				displayName: 'Update If Found',
-				name: 'updateIfFound',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether to update the found article with the values above when any of them differs',
-			},
-		],
-	},
+	additionalFields(optionalArticleFields),
+	optionsCollection([
+		{
+			displayName: 'Update If Found',
+			name: 'updateIfFound',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to update the found article with the values above when any of them differs',
+		},
+	]),
 	{
 		displayName:
 			'The output is the article plus "_action": "found", "created" or "updated", which tells what happened',

@@ -1,30 +1,23 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { articleLocator } from '../common.descriptions';
+import { articleLocator, updateFields } from '../common.descriptions';
 import type { ItemErp, Prepared } from '../erp';
 import { checkFields, requireSomeFields } from '../fields';
 import { getLocator, resolveArticleIds } from '../locators';
 import { articleFieldSpecs, articleFields } from './fields';
 
-const updateFields: INodeProperties = {
-	displayName: 'Update Fields',
-	name: 'updateFields',
-	type: 'collection',
-	placeholder: 'Add Field',
-	default: {},
-	options: [
-		articleFields.categorie_id,
-		articleFields.designation,
-		articleFields.seuil_alerte,
-		articleFields.reference,
-		articleFields.stock,
-		articleFields.prix_ht,
-		articleFields.tva,
-	],
-};
+const fieldsToUpdate = updateFields([
+	articleFields.categorie_id,
+	articleFields.designation,
+	articleFields.seuil_alerte,
+	articleFields.reference,
+	articleFields.stock,
+	articleFields.prix_ht,
+	articleFields.tva,
+]);
 
-const properties: INodeProperties[] = [articleLocator, updateFields];
+const properties: INodeProperties[] = [articleLocator, fieldsToUpdate];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['article'], operation: ['update'] } },
@@ -37,7 +30,7 @@ export function prepare(this: IExecuteFunctions, itemIndex: number, erp: ItemErp
 		this,
 		itemIndex,
 		articleFieldSpecs,
-		requireSomeFields(this, itemIndex, updateFields),
+		requireSomeFields(this, itemIndex, fieldsToUpdate),
 	);
 	return async () => {
 		const [id] = await resolveArticleIds(this, erp, [

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { additionalFields } from '../common.descriptions';
 import type { ItemErp, Prepared } from '../erp';
 import { checkFields } from '../fields';
 import { clientFields, clientFieldSpecs, optionalClientFields } from './fields';
@@ -8,14 +9,7 @@ import { clientFields, clientFieldSpecs, optionalClientFields } from './fields';
 const properties: INodeProperties[] = [
 	{ ...clientFields.nom, required: true },
 	{ ...clientFields.email, required: true },
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: optionalClientFields,
-	},
+	additionalFields(optionalClientFields),
 ];
 
 export const description = updateDisplayOptions(

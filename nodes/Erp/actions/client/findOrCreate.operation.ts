@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { additionalFields } from '../common.descriptions';
 import type { ItemErp, Prepared } from '../erp';
 import { findClientByEmail, findOrCreate } from '../lookups';
 import { readNewClient } from './create.operation';
@@ -18,15 +19,7 @@ const properties: INodeProperties[] = [
 		required: true,
 		description: 'Name of the client, used only when the client is created (API field nom)',
 	},
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		description: 'Used only when the client is created',
-		options: optionalClientFields,
-	},
+	additionalFields(optionalClientFields, 'Used only when the client is created'),
 	{
 		displayName:
 			'The output is the client plus "_action": "found" or "created", which tells what happened',

@@ -1,22 +1,20 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { clientLocator } from '../common.descriptions';
+import { clientLocator, updateFields } from '../common.descriptions';
 import type { ItemErp, Prepared } from '../erp';
 import { checkFields, requireSomeFields } from '../fields';
 import { getLocatorId } from '../locators';
 import { clientFields, clientFieldSpecs } from './fields';
 
-const updateFields: INodeProperties = {
-	displayName: 'Update Fields',
-	name: 'updateFields',
-	type: 'collection',
-	placeholder: 'Add Field',
-	default: {},
-	options: [clientFields.adresse, clientFields.email, clientFields.nom, clientFields.telephone],
-};
+const fieldsToUpdate = updateFields([
+	clientFields.adresse,
+	clientFields.email,
+	clientFields.nom,
+	clientFields.telephone,
+]);
 
-const properties: INodeProperties[] = [clientLocator, updateFields];
+const properties: INodeProperties[] = [clientLocator, fieldsToUpdate];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['client'], operation: ['update'] } },
@@ -29,7 +27,7 @@ export function prepare(this: IExecuteFunctions, itemIndex: number, erp: ItemErp
 		this,
 		itemIndex,
 		clientFieldSpecs,
-		requireSomeFields(this, itemIndex, updateFields),
+		requireSomeFields(this, itemIndex, fieldsToUpdate),
 	);
 	return async () =>
 		await erp.request({

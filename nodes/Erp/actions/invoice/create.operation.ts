@@ -11,7 +11,7 @@ import {
 	toInteger,
 	toText,
 } from '../../../shared/validation';
-import { articleLocator, clientLocator, dateField } from '../common.descriptions';
+import { additionalFields, articleLocator, clientLocator, dateField } from '../common.descriptions';
 import type { ItemErp, Prepared } from '../erp';
 import { checkFields, fieldSpecs, source } from '../fields';
 import type { Locator } from '../locators';
@@ -93,25 +93,18 @@ const properties: INodeProperties[] = [
 			'The invoice lines as a JSON array; other keys of a line are ignored, and each distinct reference is looked up once',
 		displayOptions: { show: { linesMode: ['json'] } },
 	},
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [
-			dateField('Date', 'date', 'Invoice date (API field date); today when empty'),
-			{
-				displayName: 'External Reference',
-				name: 'reference_externe',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. order #1042',
-				description:
-					'Your own reference for the invoice, for example the e-commerce order number (API field reference_externe). It also tells apart two invoices that are otherwise identical for the automatic idempotency key.',
-			},
-		],
-	},
+	additionalFields([
+		dateField('Date', 'date', 'Invoice date (API field date); today when empty'),
+		{
+			displayName: 'External Reference',
+			name: 'reference_externe',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. order #1042',
+			description:
+				'Your own reference for the invoice, for example the e-commerce order number (API field reference_externe). It also tells apart two invoices that are otherwise identical for the automatic idempotency key.',
+		},
+	]),
 ];
 
 export const description = updateDisplayOptions(

@@ -1,7 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { dateField, invoiceLocator, SETTLEMENT_MODES } from '../common.descriptions';
+import {
+	additionalFields,
+	dateField,
+	invoiceLocator,
+	SETTLEMENT_MODES,
+} from '../common.descriptions';
 import type { ItemErp, Prepared } from '../erp';
 import { checkFields, fieldSpecs } from '../fields';
 import { getLocatorId } from '../locators';
@@ -34,25 +39,18 @@ const properties: INodeProperties[] = [
 			{ name: 'Direct Debit (Prelevement)', value: 'prelevement' },
 		],
 	},
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [
-			dateField('Date', 'date', 'Date of the payment (API field date); today when empty'),
-			{
-				displayName: 'Reference',
-				name: 'reference',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. bank transaction ID',
-				description:
-					'Your reference for the payment (API field reference). It also tells apart two equal payments of the same invoice.',
-			},
-		],
-	},
+	additionalFields([
+		dateField('Date', 'date', 'Date of the payment (API field date); today when empty'),
+		{
+			displayName: 'Reference',
+			name: 'reference',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. bank transaction ID',
+			description:
+				'Your reference for the payment (API field reference). It also tells apart two equal payments of the same invoice.',
+		},
+	]),
 ];
 
 export const description = updateDisplayOptions(
