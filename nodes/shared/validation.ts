@@ -136,7 +136,7 @@ export const MAX_LENGTH = {
 	externalReference: 200,
 	/** Settlement `reference`. */
 	settlementReference: 200,
-	/** Free-text list filters: `q`, `reference`, `compte`. */
+	/** Free-text list filters: `q`, `compte` (the article `reference` filter is checked as `articleReference`). */
 	filter: 200,
 	/** Any identifier: art_…, cli_…, fac_…, a category. */
 	id: 100,
