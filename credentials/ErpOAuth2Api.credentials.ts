@@ -6,7 +6,7 @@ import {
 	webhookSecretProperty,
 } from '../nodes/shared/credentialFields';
 
-/** The API host root (Base URL without /v1), where the contract puts the OAuth2 endpoints. */
+/** The API host root (Base URL without /v1), where docs/api-contract.md puts the OAuth2 endpoints. */
 const HOST_ROOT =
 	'String($self["baseUrl"] ?? "").trim().replace(/\\/+$/, "").replace(/\\/v1$/, "")';
 

@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { erpCredentialsDescription } from '../shared/descriptions';
+import { erpCredentialsDescription, erpIcon } from '../shared/descriptions';
 import { properties } from './actions/node.description';
 import { router } from './actions/router';
 import { listSearch, loadOptions } from './methods';
@@ -15,7 +15,7 @@ export class Erp implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'ERP',
 		name: 'erp',
-		icon: { light: 'file:../../icons/erp.svg', dark: 'file:../../icons/erp.dark.svg' },
+		icon: erpIcon,
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',

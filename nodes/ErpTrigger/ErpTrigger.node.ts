@@ -1,15 +1,32 @@
 import type {
 	IDataObject,
 	IHookFunctions,
+	INodeProperties,
 	INodeType,
 	INodeTypeDescription,
 	IWebhookFunctions,
 	IWebhookResponseData,
 } from 'n8n-workflow';
-import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { authenticationDescription, erpCredentialsDescription } from '../shared/descriptions';
-import { EVENT_OPTIONS, isSelected, normalizeEvents } from './events';
+import {
+	authenticationDescription,
+	erpCredentialsDescription,
+	erpIcon,
+	optionsCollection,
+} from '../shared/descriptions';
+import type { ValueSource } from '../shared/validation';
+import { invalid, labelOf, show, toInteger } from '../shared/validation';
+import {
+	ALL_EVENTS,
+	ERP_EVENTS,
+	EVENT_OPTIONS,
+	isSelected,
+	normalizeEvents,
+	RESTRICTED_EVENTS,
+	RESTRICTED_SCOPE,
+	SCOPES_BY_TOPIC,
+} from './events';
 import { verifyStandardWebhook, type WebhookHeaders } from './signature';
 import { replayMemory } from './replay';
 import { checkExists, create, isManual, remove, resolveSecret } from './webhookLifecycle';
@@ -23,32 +40,48 @@ interface TriggerOptions {
 	includeHeaders: boolean;
 }
 
+const optionsDescription = optionsCollection([
+	{
+		displayName: 'Include Headers',
+		name: 'includeHeaders',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to add the delivery headers (event ID, timestamp, signature, content type, ...) to the output item under headers',
+	},
+	{
+		displayName: 'Signature Tolerance (Seconds)',
+		name: 'toleranceSeconds',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: 86400 },
+		default: DEFAULT_TOLERANCE_SECONDS,
+		description:
+			'How far the delivery timestamp may be from the current time, in the past or the future, before the delivery is refused as stale or forged',
+	},
+]);
+
 /**
- * The node's Options, checked: a bad value set through an expression is refused naming the
- * option, at activation and on each delivery, instead of refusing every delivery silently.
+ * The node's Options, checked with the shared input checks: a bad value set through an expression
+ * is refused naming the option, at activation and on each delivery, instead of refusing every
+ * delivery silently.
  */
 function readOptions(context: IHookFunctions | IWebhookFunctions): TriggerOptions {
 	const options = context.getNodeParameter('options', {}) as IDataObject;
+	const at = (name: string): ValueSource => ({
+		node: context.getNode(),
+		label: labelOf(optionsDescription.options as INodeProperties[], name),
+	});
 	const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
-	if (
-		typeof tolerance !== 'number' ||
-		!Number.isInteger(tolerance) ||
-		tolerance < 1 ||
-		tolerance > 86400
-	) {
-		throw new NodeOperationError(
-			context.getNode(),
-			`Invalid value for "Signature Tolerance (Seconds)": a whole number from 1 to 86400 is required (got ${JSON.stringify(tolerance)?.slice(0, 60)})`,
-		);
+	// A number, as the option's type says (a text of digits set by an expression is refused too).
+	if (typeof tolerance !== 'number') {
+		throw invalid(at('toleranceSeconds'), `expected a whole number, got ${show(tolerance)}`);
 	}
+	const toleranceSeconds = toInteger(at('toleranceSeconds'), tolerance, { min: 1, max: 86400 });
 	const includeHeaders = options.includeHeaders ?? false;
 	if (typeof includeHeaders !== 'boolean') {
-		throw new NodeOperationError(
-			context.getNode(),
-			`Invalid value for "Include Headers": true or false is required (got ${JSON.stringify(includeHeaders)?.slice(0, 60)})`,
-		);
+		throw invalid(at('includeHeaders'), `expected true or false, got ${show(includeHeaders)}`);
 	}
-	return { toleranceSeconds: tolerance, includeHeaders };
+	return { toleranceSeconds, includeHeaders };
 }
 
 /** Answers the request with a status and a small JSON body, and starts no execution. */
@@ -69,7 +102,7 @@ export class ErpTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'ERP Trigger',
 		name: 'erpTrigger',
-		icon: { light: 'file:../../icons/erp.svg', dark: 'file:../../icons/erp.dark.svg' },
+		icon: erpIcon,
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{$parameter["events"].join(", ")}}',
@@ -136,43 +169,16 @@ export class ErpTrigger implements INodeType {
 				options: EVENT_OPTIONS,
 				default: [],
 				required: true,
-				description:
-					'The events that start the workflow. Each needs a read scope on the credential: factures:read (sales, paid invoices), articles:read (low stock), compta:read (VAT), and the restricted paie:read (payroll).',
+				description: `The events that start the workflow. Each needs a read scope on the credential: ${SCOPES_BY_TOPIC}.`,
 			},
 			{
-				displayName:
-					'Payroll Validated needs the restricted paie:read scope, which the ERP grants on request. Without it on this API key or OAuth2 connection, activation fails with a permission error naming the scope.',
+				displayName: `${RESTRICTED_EVENTS.map((event) => ERP_EVENTS[event].name).join(', ')} needs the restricted ${RESTRICTED_SCOPE} scope, which the ERP grants on request. Without it on this API key or OAuth2 connection, activation fails with a permission error naming the scope.`,
 				name: 'payrollScopeNotice',
 				type: 'notice',
 				default: '',
-				displayOptions: { show: { events: ['paie.validee', '*'] } },
+				displayOptions: { show: { events: [...RESTRICTED_EVENTS, ALL_EVENTS] } },
 			},
-			{
-				displayName: 'Options',
-				name: 'options',
-				type: 'collection',
-				placeholder: 'Add option',
-				default: {},
-				options: [
-					{
-						displayName: 'Include Headers',
-						name: 'includeHeaders',
-						type: 'boolean',
-						default: false,
-						description:
-							'Whether to add the delivery headers (event ID, timestamp, signature, content type, ...) to the output item under headers',
-					},
-					{
-						displayName: 'Signature Tolerance (Seconds)',
-						name: 'toleranceSeconds',
-						type: 'number',
-						typeOptions: { minValue: 1, maxValue: 86400 },
-						default: DEFAULT_TOLERANCE_SECONDS,
-						description:
-							'How far the delivery timestamp may be from the current time, in the past or the future, before the delivery is refused as stale or forged',
-					},
-				],
-			},
+			optionsDescription,
 		],
 	};
 

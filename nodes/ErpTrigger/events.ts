@@ -1,62 +1,98 @@
 import type { INodePropertyOptions } from 'n8n-workflow';
 
+import type { ErpEvent } from '../shared/transport';
 import { EVENT_SCOPES } from '../shared/transport';
 
-/** Every event of the contract, with its English label; the scope each needs is the transport's EVENT_SCOPES. */
-export const ERP_EVENTS = [
-	{
-		value: 'vente.creee',
+/**
+ * Every event of the ERP (the keys of the transport's EVENT_SCOPES, docs/api-contract.md), with its
+ * English label and what it is about; the scope each needs is EVENT_SCOPES'.
+ */
+export const ERP_EVENTS: Record<
+	ErpEvent,
+	{ name: string; action: string; emittedBy: string; topic: string }
+> = {
+	'vente.creee': {
 		name: 'Sale Created',
 		action: 'On sale created',
 		emittedBy: 'an invoice is issued',
+		topic: 'sales',
 	},
-	{
-		value: 'facture.payee',
+	'facture.payee': {
 		name: 'Invoice Paid',
 		action: 'On invoice paid',
 		emittedBy: 'a settlement pays an invoice in full',
+		topic: 'paid invoices',
 	},
-	{
-		value: 'stock.bas',
+	'stock.bas': {
 		name: 'Stock Low',
 		action: 'On low stock',
 		emittedBy: "an article's stock falls to or below its alert threshold",
+		topic: 'low stock',
 	},
-	{
-		value: 'paie.validee',
+	'paie.validee': {
 		name: 'Payroll Validated',
 		action: 'On payroll validated',
 		emittedBy: 'a payroll run is validated',
+		topic: 'payroll',
 	},
-	{
-		value: 'tva.declaree',
+	'tva.declaree': {
 		name: 'VAT Return Filed',
 		action: 'On VAT return filed',
 		emittedBy: 'a VAT return is filed',
+		topic: 'VAT',
 	},
-] as const;
+};
 
 export const ALL_EVENTS = '*';
 
+/** The scope the ERP grants only on request. */
+export const RESTRICTED_SCOPE = 'paie:read';
+
+const events = Object.keys(EVENT_SCOPES) as ErpEvent[];
+
+/** The events that need the restricted scope. */
+export const RESTRICTED_EVENTS = events.filter((event) => EVENT_SCOPES[event] === RESTRICTED_SCOPE);
+
+const scopeName = (scope: string) =>
+	scope === RESTRICTED_SCOPE ? `the restricted ${scope}` : scope;
+
 const scopeText = (scope: string) =>
-	scope === 'paie:read'
-		? 'the restricted paie:read scope (very sensitive, granted on request)'
+	scope === RESTRICTED_SCOPE
+		? `the restricted ${scope} scope (very sensitive, granted on request)`
 		: `the ${scope} scope`;
+
+/** The scopes the events need, in EVENT_SCOPES order, each with the events that need it. */
+const scopes = [...new Set(events.map((event) => EVENT_SCOPES[event]))].map((scope) => ({
+	scope,
+	events: events.filter((event) => EVENT_SCOPES[event] === scope),
+}));
+
+/** "factures:read (sales, paid invoices), articles:read (low stock), ..., and the restricted paie:read (payroll)". */
+export const SCOPES_BY_TOPIC = scopes
+	.map(
+		({ scope, events: of }, k) =>
+			`${k === scopes.length - 1 ? 'and ' : ''}${scopeName(scope)} (${of.map((event) => ERP_EVENTS[event].topic).join(', ')})`,
+	)
+	.join(', ');
 
 export const EVENT_OPTIONS: INodePropertyOptions[] = [
 	{
 		name: 'All Events',
 		value: ALL_EVENTS,
 		action: 'On any event',
-		description:
-			'Every event, including ones the ERP adds later. Needs the read scope of each: factures:read, articles:read, compta:read and the restricted paie:read.',
+		description: `Every event, including ones the ERP adds later. Needs the read scope of each: ${scopes
+			.slice(0, -1)
+			.map(({ scope }) => scopeName(scope))
+			.join(', ')} and ${scopeName(scopes[scopes.length - 1].scope)}.`,
 	},
-	...ERP_EVENTS.map((event) => ({
-		name: event.name,
-		value: event.value,
-		action: event.action,
-		description: `When ${event.emittedBy} (${event.value}). Needs ${scopeText(EVENT_SCOPES[event.value])}.`,
-	})).sort((a, b) => a.name.localeCompare(b.name)),
+	...events
+		.map((value) => ({
+			name: ERP_EVENTS[value].name,
+			value,
+			action: ERP_EVENTS[value].action,
+			description: `When ${ERP_EVENTS[value].emittedBy} (${value}). Needs ${scopeText(EVENT_SCOPES[value])}.`,
+		}))
+		.sort((a, b) => a.name.localeCompare(b.name)),
 ];
 
 /**

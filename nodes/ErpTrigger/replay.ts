@@ -18,8 +18,8 @@
  * A restart empties the memory, so the memory also knows when it began (`since`, when n8n loaded
  * this module): a delivery signed before then may have been accepted by the previous process and
  * cannot be checked, so it is refused with a retryable status. That costs a genuine sender
- * nothing: senders re-sign every retry with a new timestamp (Standard Webhooks, and the ERP's
- * contract), so its next attempt is checked normally. Deliveries accepted before a restart can
+ * nothing: senders re-sign every retry with a new timestamp (Standard Webhooks, and
+ * docs/api-contract.md), so its next attempt is checked normally. Deliveries accepted before a restart can
  * therefore never start a second run after it.
  *
  * What it cannot do (the README's Reliability section says so): several n8n processes receiving

@@ -1,4 +1,4 @@
-// Standard Webhooks signature check (https://www.standardwebhooks.com), as fixed by the contract:
+// Standard Webhooks signature check (https://www.standardwebhooks.com), as fixed by docs/api-contract.md:
 // headers `webhook-id`, `webhook-timestamp` (Unix seconds) and `webhook-signature` (space-separated
 // `v1,<base64>` entries), HMAC-SHA256 over `<id>.<timestamp>.<raw body>` keyed with the base64-decoded
 // secret after `whsec_`. Pure: no n8n context, no clock, no I/O.

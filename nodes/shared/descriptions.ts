@@ -2,6 +2,24 @@
 // `getRequestSettings` (transport) reads `requestOptions` back into ErpRequestSettings.
 import type { INodeProperties } from 'n8n-workflow';
 
+/** The nodes' icon, light and dark. */
+export const erpIcon = {
+	light: 'file:../../icons/erp.svg',
+	dark: 'file:../../icons/erp.dark.svg',
+} as const;
+
+/** An "Options" collection of these options. */
+export function optionsCollection(options: INodeProperties[]): INodeProperties {
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options,
+	};
+}
+
 /** Default cap, in seconds, on any single wait asked for by the API (Retry-After, window reset). */
 export const DEFAULT_MAX_WAIT_SECONDS = 60;
 /** Highest value the option accepts: one hour (longer waits are a job for a later run). */

@@ -12,7 +12,7 @@ import type { INode, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
 import { properties } from '../../nodes/Erp/actions/node.description';
-import { invalid } from '../../nodes/Erp/actions/validation';
+import { invalid } from '../../nodes/shared/validation';
 
 const node = (type: string, parameters: INode['parameters'] = {}): INode => ({
 	id: 'tool-1',

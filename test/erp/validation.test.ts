@@ -17,7 +17,7 @@ import {
 	toInteger,
 	toOptionalText,
 	toText,
-} from '../../nodes/Erp/actions/validation';
+} from '../../nodes/shared/validation';
 import type { ErpTestEnv } from './setup';
 import { assertRefusedBeforeRequest, startErpTestEnv } from './setup';
 

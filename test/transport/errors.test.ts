@@ -10,14 +10,10 @@ import { describe, test } from '@jest/globals';
 import type { INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import {
-	erpErrorToJson,
-	httpStatusError,
-	readApiError,
-	redactSecrets,
-	requiredScopes,
-	secretsOf,
-} from '../../nodes/shared/transport/errors';
+import { readApiError, redactSecrets, secretsOf } from '../../nodes/shared/transport/apiError';
+import { erpErrorToJson } from '../../nodes/shared/transport/errorJson';
+import { httpStatusError } from '../../nodes/shared/transport/errors';
+import { requiredScopes } from '../../nodes/shared/transport/scopes';
 import {
 	canonicalJson,
 	deriveIdempotencyKey,

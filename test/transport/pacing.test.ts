@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports */
 /**
- * Pacing arithmetic (nodes/shared/transport/rateLimit.ts: budgets, slots, windows) with fake
+ * Pacing arithmetic (nodes/shared/transport/budget.ts: budgets, slots, windows) with fake
  * time: single decisions, then a discrete-event simulation of many concurrent executions (and
  * several processes) against a model of the sandbox's limiter. The harness test
  * (pacing-burst.test.ts) proves the same against the real sandbox.
@@ -12,7 +12,6 @@ import {
 	ANSWER_POLL_MS,
 	BUDGET_IDLE_MS,
 	MAX_BUDGETS,
-	RESET_MARGIN_SECONDS,
 	isShared,
 	newBudget,
 	observeAnswer,
@@ -20,8 +19,9 @@ import {
 	paceDecision,
 	pruneBudgets,
 	reserve,
-} from '../../nodes/shared/transport/rateLimit';
-import type { Budget } from '../../nodes/shared/transport/rateLimit';
+} from '../../nodes/shared/transport/budget';
+import type { Budget } from '../../nodes/shared/transport/budget';
+import { RESET_MARGIN_SECONDS } from '../../nodes/shared/transport/rateLimit';
 
 const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
 const MARGIN = RESET_MARGIN_SECONDS * 1000;

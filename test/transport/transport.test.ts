@@ -95,11 +95,17 @@ describe('guards: refused before any request leaves', () => {
 	test('invalid request options are refused, naming the option, before any request', async () => {
 		const credentials = apiKeyCredentials(sb.baseUrl, DEMO_KEYS.full);
 		const cases: Array<[IDataObject, RegExp]> = [
-			[{ idempotency: 'sometimes' }, /Request Options › Idempotency Key: expected Automatic/],
-			[{ idempotency: 'custom' }, /Request Options › Custom Idempotency Key: empty/],
+			[
+				{ idempotency: 'sometimes' },
+				/Invalid value for "Request Options › Idempotency Key": expected Automatic/,
+			],
+			[
+				{ idempotency: 'custom' },
+				/Invalid value for "Request Options › Custom Idempotency Key": a key is required/,
+			],
 			[
 				{ idempotency: 'custom', customIdempotencyKey: { not: 'text' } },
-				/Custom Idempotency Key: expected text/,
+				/"Request Options › Custom Idempotency Key": expected text/,
 			],
 			[
 				{ idempotency: 'custom', customIdempotencyKey: 'x'.repeat(256) },
@@ -111,7 +117,7 @@ describe('guards: refused before any request leaves', () => {
 			],
 			[
 				{ maxWaitSeconds: 'twelve' },
-				/Max Rate-Limit Wait \(Seconds\): expected a number of seconds from 0 to 3600/,
+				/"Request Options › Max Rate-Limit Wait \(Seconds\)": expected a number of seconds from 0 to 3600/,
 			],
 			[{ maxWaitSeconds: -1 }, /Max Rate-Limit Wait/],
 		];

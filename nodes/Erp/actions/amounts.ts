@@ -3,9 +3,9 @@
 // one in currency units right after the API's integer, which stays as it is.
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import type { Prepared } from './utils';
-import { source } from './utils';
-import { toBoolean } from './validation';
+import { toBoolean } from '../../shared/validation';
+import type { Prepared } from './erp';
+import { source } from './fields';
 
 /** API fields that hold money in cents, on articles, invoices and their lines, settlements and ledger entries. */
 const MONEY_FIELDS = new Set([

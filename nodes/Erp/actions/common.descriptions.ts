@@ -1,9 +1,10 @@
 // Parameter descriptions shared by several operations: resource locators, list parameters and
-// the enumerations of the contract.
-import type { INodeProperties } from 'n8n-workflow';
+// the enumerations of the API (docs/api-contract.md).
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import type { IdKind } from './validation';
-import { ID_PREFIXES, idPattern } from './validation';
+import { optionsCollection } from '../../shared/descriptions';
+import type { IdKind } from '../../shared/validation';
+import { ID_PREFIXES, idPattern } from '../../shared/validation';
 
 /** A resource locator: a searchable list, an ID of the given kind and, for articles, a reference. */
 function locator(
@@ -109,7 +110,7 @@ export const returnAllAndLimit: INodeProperties[] = [
 /** Query parameter names a list owns: free query parameters may not set them. */
 export const RESERVED_QUERY_PARAMETERS = ['limit', 'cursor'];
 
-/** "Query Parameters": name and value pairs, read back with `readQueryParameters` (utils.ts). */
+/** "Query Parameters": name and value pairs, read back with `readQueryParameters` (lists.ts). */
 export function queryParametersProperty(description: string): INodeProperties {
 	return {
 		displayName: 'Query Parameters',
@@ -133,18 +134,11 @@ export function queryParametersProperty(description: string): INodeProperties {
 }
 
 /** "Options" of every list: free query parameters passed through unchanged. */
-export const listOptions: INodeProperties = {
-	displayName: 'Options',
-	name: 'options',
-	type: 'collection',
-	placeholder: 'Add option',
-	default: {},
-	options: [
-		queryParametersProperty(
-			'Extra query parameters sent as they are, for filters this node does not list. "limit" and "cursor" are managed by the node and refused here.',
-		),
-	],
-};
+export const listOptions: INodeProperties = optionsCollection([
+	queryParametersProperty(
+		'Extra query parameters sent as they are, for filters this node does not list. "limit" and "cursor" are managed by the node and refused here.',
+	),
+]);
 
 /** A date parameter: text `YYYY-MM-DD`, checked before the request. */
 export function dateField(displayName: string, name: string, description: string): INodeProperties {
@@ -182,3 +176,54 @@ export function listProperties(filters: INodeProperties[]): INodeProperties[] {
 
 export const INVOICE_STATUSES = ['emise', 'partiellement_payee', 'payee'] as const;
 export const SETTLEMENT_MODES = ['virement', 'carte', 'cheque', 'especes', 'prelevement'] as const;
+
+/**
+ * A resource's parameters: its Operation list (each option with its operation module) followed by
+ * every operation's own parameters.
+ */
+export function resourceDescription(
+	resource: string,
+	defaultOperation: string,
+	operations: Array<[{ description: INodeProperties[] }, INodePropertyOptions]>,
+): INodeProperties[] {
+	return [
+		{
+			displayName: 'Operation',
+			name: 'operation',
+			type: 'options',
+			noDataExpression: true,
+			displayOptions: { show: { resource: [resource] } },
+			options: operations.map(([, option]) => option),
+			default: defaultOperation,
+		},
+		...operations.flatMap(([operation]) => operation.description),
+	];
+}
+
+/** An "Additional Fields" collection of these optional fields. */
+export function additionalFields(
+	options: INodeProperties[],
+	description?: string,
+): INodeProperties {
+	return {
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		...(description ? { description } : {}),
+		options,
+	};
+}
+
+/** The "Update Fields" collection of an update: the fields that may change. */
+export function updateFields(options: INodeProperties[]): INodeProperties {
+	return {
+		displayName: 'Update Fields',
+		name: 'updateFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options,
+	};
+}

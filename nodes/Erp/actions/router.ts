@@ -7,7 +7,7 @@
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { erpErrorToJson, getRequestSettings } from '../../shared/transport';
+import { erpErrorToJson } from '../../shared/transport';
 import * as apiRequest from './apiRequest/ApiRequest.resource';
 import * as article from './article/Article.resource';
 import * as client from './client/Client.resource';
@@ -16,9 +16,11 @@ import * as invoice from './invoice/Invoice.resource';
 import * as settlement from './settlement/Settlement.resource';
 import * as stockMovement from './stockMovement/StockMovement.resource';
 import { withDecimalAmounts } from './amounts';
-import type { Prepared } from './utils';
+import type { ItemErp, Prepared } from './erp';
+import { erpFor } from './erp';
 
-type Operation = (this: IExecuteFunctions, itemIndex: number) => Prepared;
+/** Reads and checks one item's parameters (no request) and returns its request step. */
+type Operation = (this: IExecuteFunctions, itemIndex: number, erp: ItemErp) => Prepared;
 
 const operations: Record<string, Record<string, Operation>> = {
 	apiRequest: { send: apiRequest.send.prepare },
@@ -78,8 +80,9 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const steps: Array<Prepared | IDataObject> = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
-			getRequestSettings(this, itemIndex);
-			steps.push(withDecimalAmounts(this, itemIndex, prepare.call(this, itemIndex)));
+			// The item's Request Options are read (and checked) once, here; every call is bound to the item.
+			const erp = erpFor(this, itemIndex);
+			steps.push(withDecimalAmounts(this, itemIndex, prepare.call(this, itemIndex, erp)));
 		} catch (error) {
 			if (!this.continueOnFail()) throw asNodeError(this.getNode(), error, itemIndex);
 			steps.push(errorJson(error));

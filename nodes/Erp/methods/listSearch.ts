@@ -39,35 +39,30 @@ function money(cents: unknown): string {
 	return typeof cents === 'number' ? (cents / 100).toFixed(2) : '?';
 }
 
-export async function searchArticles(
-	this: ILoadOptionsFunctions,
-	filter?: string,
-	paginationToken?: string,
-): Promise<INodeListSearchResult> {
-	const page = await listPage(this, '/articles', filter ? { q: filter } : {}, paginationToken);
-	return {
-		results: page.data.map((article) => ({
-			name: `${String(article.reference)} · ${String(article.designation)}`,
-			value: String(article.id),
-		})),
-		paginationToken: page.next,
+/** The list search of a list the API searches by text (`q`), each record shown as `name` gives it. */
+function searchByText(path: string, name: (record: IDataObject) => string) {
+	return async function (
+		this: ILoadOptionsFunctions,
+		filter?: string,
+		paginationToken?: string,
+	): Promise<INodeListSearchResult> {
+		const page = await listPage(this, path, filter ? { q: filter } : {}, paginationToken);
+		return {
+			results: page.data.map((record) => ({ name: name(record), value: String(record.id) })),
+			paginationToken: page.next,
+		};
 	};
 }
 
-export async function searchClients(
-	this: ILoadOptionsFunctions,
-	filter?: string,
-	paginationToken?: string,
-): Promise<INodeListSearchResult> {
-	const page = await listPage(this, '/clients', filter ? { q: filter } : {}, paginationToken);
-	return {
-		results: page.data.map((client) => ({
-			name: `${String(client.nom)} (${String(client.email)})`,
-			value: String(client.id),
-		})),
-		paginationToken: page.next,
-	};
-}
+export const searchArticles = searchByText(
+	'/articles',
+	(article) => `${String(article.reference)} · ${String(article.designation)}`,
+);
+
+export const searchClients = searchByText(
+	'/clients',
+	(client) => `${String(client.nom)} (${String(client.email)})`,
+);
 
 /** Pages read per call when filtering invoices, which the API cannot search by text. */
 const INVOICE_SCAN_PAGES = 5;

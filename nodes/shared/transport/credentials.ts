@@ -8,7 +8,8 @@ import type {
 } from 'n8n-workflow';
 
 import { credentialProblem, normalizeBaseUrl } from '../guards';
-import { notConnectedError, secretsOf } from './errors';
+import { secretsOf } from './apiError';
+import { notConnectedError } from './errors';
 import { budgetKey } from './pacing';
 import { authenticationOf } from './settings';
 import type { ErpContext, ErpCredentialType } from './types';
@@ -36,7 +37,7 @@ export async function getGuardedCredentials(
 }
 
 /** What a request needs from the node and its credential, resolved once (per request or per list). */
-export interface Prepared {
+export interface ResolvedCredential {
 	node: INode;
 	authentication: 'apiKey' | 'oAuth2';
 	credentialType: ErpCredentialType;
@@ -49,10 +50,10 @@ export interface Prepared {
 	secrets: string[];
 }
 
-export async function prepare(
+export async function resolveCredential(
 	context: ErpContext,
 	itemIndex: number | undefined,
-): Promise<Prepared> {
+): Promise<ResolvedCredential> {
 	const node = context.getNode();
 	const authentication = authenticationOf(context, itemIndex);
 	const credentialType: ErpCredentialType = authentication === 'oAuth2' ? 'erpOAuth2Api' : 'erpApi';
@@ -86,15 +87,18 @@ export async function prepare(
 	};
 }
 
-/** The secrets to scrub from an error: OAuth2 tokens may have been refreshed since `prepare`. */
-export async function currentSecrets(context: ErpContext, prepared: Prepared): Promise<string[]> {
-	if (prepared.authentication !== 'oAuth2') return prepared.secrets;
+/** The secrets to scrub from an error: OAuth2 tokens may have been refreshed since `resolveCredential`. */
+export async function currentSecrets(
+	context: ErpContext,
+	resolved: ResolvedCredential,
+): Promise<string[]> {
+	if (resolved.authentication !== 'oAuth2') return resolved.secrets;
 	try {
-		const fresh = await (context as IExecuteFunctions).getCredentials(prepared.credentialType);
-		return [...new Set([...secretsOf(fresh), ...prepared.secrets])].sort(
+		const fresh = await (context as IExecuteFunctions).getCredentials(resolved.credentialType);
+		return [...new Set([...secretsOf(fresh), ...resolved.secrets])].sort(
 			(a, b) => b.length - a.length,
 		);
 	} catch {
-		return prepared.secrets;
+		return resolved.secrets;
 	}
 }

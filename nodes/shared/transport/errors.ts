@@ -5,157 +5,13 @@
 import { NodeApiError } from 'n8n-workflow';
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 
+import type { ErpApiErrorDetail } from './apiError';
+import { readApiError, redactSecrets } from './apiError';
+import type { ErpErrorFacts } from './errorJson';
+import { ERROR_MARK } from './errorJson';
 import type { HttpMethod } from './rateLimit';
 import { isIdempotentMethod } from './rateLimit';
-
-/** Scope each event of the trigger needs (the contract's table). */
-export const EVENT_SCOPES: Record<string, string> = {
-	'vente.creee': 'factures:read',
-	'facture.payee': 'factures:read',
-	'stock.bas': 'articles:read',
-	'tva.declaree': 'compta:read',
-	'paie.validee': 'paie:read',
-};
-
-/** Scope each endpoint needs (the contract's table). `/webhooks` depends on the events: see `requiredScopes`. */
-const ENDPOINT_SCOPES: Array<{ method: HttpMethod; path: RegExp; scope: string }> = [
-	{ method: 'GET', path: /^\/articles(\/[^/]+)?$/, scope: 'articles:read' },
-	{ method: 'GET', path: /^\/stock\/mouvements$/, scope: 'articles:read' },
-	{ method: 'POST', path: /^\/articles$/, scope: 'articles:write' },
-	{ method: 'PATCH', path: /^\/articles\/[^/]+$/, scope: 'articles:write' },
-	{ method: 'GET', path: /^\/clients(\/[^/]+)?$/, scope: 'clients:read' },
-	{ method: 'POST', path: /^\/clients$/, scope: 'clients:write' },
-	{ method: 'PATCH', path: /^\/clients\/[^/]+$/, scope: 'clients:write' },
-	{ method: 'GET', path: /^\/factures(\/[^/]+)?$/, scope: 'factures:read' },
-	{ method: 'POST', path: /^\/factures$/, scope: 'factures:write' },
-	{ method: 'POST', path: /^\/reglements$/, scope: 'factures:write' },
-	{ method: 'GET', path: /^\/comptabilite\/grand-livre$/, scope: 'compta:read' },
-	// Beyond the spec's table (README, "API assumptions"), reached with the API Request operation.
-	{ method: 'DELETE', path: /^\/articles\/[^/]+$/, scope: 'articles:write' },
-	{ method: 'GET', path: /^\/paie\/bulletins$/, scope: 'paie:read' },
-	{ method: 'GET', path: /^\/audit\/journal$/, scope: 'audit:read' },
-];
-
-/** The scopes a request needs, per the contract; empty when unknown. */
-export function requiredScopes(method: HttpMethod, path: string, body?: IDataObject): string[] {
-	const cleanPath = path.split('?')[0].replace(/\/+$/, '');
-	if (/^\/webhooks(\/|$)/.test(cleanPath)) {
-		const events = Array.isArray(body?.events) ? (body.events as unknown[]).map(String) : [];
-		const selected = events.includes('*') ? Object.keys(EVENT_SCOPES) : events;
-		return [...new Set(selected.map((event) => EVENT_SCOPES[event]).filter(Boolean))];
-	}
-	const match = ENDPOINT_SCOPES.find(
-		(entry) => entry.method === method && entry.path.test(cleanPath),
-	);
-	return match ? [match.scope] : [];
-}
-
-/**
- * Replaces the credential's own secret values (API key, tokens, client and webhook secrets: an API
- * may echo them in its errors), then anything that looks like a key, bearer token or webhook secret.
- */
-export function redactSecrets(text: string, secrets: readonly string[] = []): string {
-	let result = text;
-	for (const secret of secrets) {
-		if (secret.length >= 6) result = result.split(secret).join('***');
-	}
-	return result
-		.replace(/sk_(live|test)_[A-Za-z0-9_-]+/g, 'sk_$1_***')
-		.replace(/whsec_[A-Za-z0-9+/=_-]+/g, 'whsec_***')
-		.replace(/(Bearer\s+)[A-Za-z0-9._~+/=-]+/gi, '$1***');
-}
-
-/** The secret values of a credential (either type), longest first, for `redactSecrets`. */
-export function secretsOf(credentials: IDataObject | undefined): string[] {
-	if (!credentials) return [];
-	const token = (credentials.oauthTokenData ?? {}) as IDataObject;
-	return [
-		credentials.apiKey,
-		credentials.clientSecret,
-		credentials.webhookSecret,
-		token.access_token,
-		token.refresh_token,
-		token.id_token,
-	]
-		.filter((value): value is string => typeof value === 'string' && value.trim() !== '')
-		.map((value) => value.trim())
-		.sort((a, b) => b.length - a.length);
-}
-
-export interface ErpApiErrorDetail {
-	field?: string;
-	message: string;
-}
-
-/** The API's error, read tolerantly from a body of any shape. */
-export interface ErpApiErrorBody {
-	code?: string;
-	message?: string;
-	details?: ErpApiErrorDetail[];
-}
-
-type TextReader = (value: unknown) => string | undefined;
-
-function textReader(secrets: readonly string[]): TextReader {
-	return (value) => {
-		if (typeof value === 'string' && value.trim() !== '') {
-			return redactSecrets(value.trim(), secrets).slice(0, 500);
-		}
-		if (typeof value === 'number') return String(value);
-		return undefined;
-	};
-}
-
-function readDetails(value: unknown, text: TextReader): ErpApiErrorDetail[] | undefined {
-	if (!Array.isArray(value)) return undefined;
-	const details: ErpApiErrorDetail[] = [];
-	for (const entry of value) {
-		if (typeof entry === 'string') {
-			details.push({ message: text(entry) ?? '' });
-		} else if (entry && typeof entry === 'object') {
-			const record = entry as IDataObject;
-			const field = text(record.field) ?? text(record.path) ?? text(record.param);
-			details.push({ field, message: text(record.message) ?? text(record.error) ?? '' });
-		}
-	}
-	return details.length ? details : undefined;
-}
-
-/**
- * Reads `{error: {code, message, details}}` (the contract), and also a bare `message`,
- * an `error` string (OAuth style, with `error_description`), an `errors` array or a non-JSON body.
- * Every text is scrubbed of `secrets` (and of anything that looks like one).
- */
-export function readApiError(body: unknown, secrets: readonly string[] = []): ErpApiErrorBody {
-	const text = textReader(secrets);
-	if (typeof body === 'string') {
-		const stripped = body.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ');
-		return { message: text(stripped)?.slice(0, 200) };
-	}
-	if (!body || typeof body !== 'object' || Array.isArray(body)) return {};
-	const record = body as IDataObject;
-	if (record.error && typeof record.error === 'object' && !Array.isArray(record.error)) {
-		const inner = record.error as IDataObject;
-		return {
-			code: text(inner.code),
-			message: text(inner.message),
-			details: readDetails(inner.details, text) ?? readDetails(inner.errors, text),
-		};
-	}
-	if (typeof record.error === 'string') {
-		return {
-			code: text(record.code) ?? text(record.error),
-			message: text(record.error_description) ?? text(record.message) ?? text(record.error),
-			details: readDetails(record.details, text),
-		};
-	}
-	const errors = readDetails(record.errors, text);
-	return {
-		code: text(record.code),
-		message: text(record.message) ?? errors?.[0]?.message,
-		details: readDetails(record.details, text) ?? errors,
-	};
-}
+import { requiredScopes } from './scopes';
 
 /** What the transport knows about a failed request when it builds the error. */
 export interface ErpErrorContext {
@@ -169,15 +25,6 @@ export interface ErpErrorContext {
 	resendable?: boolean;
 	/** The credential's secret values, scrubbed from anything the API sends back. */
 	secrets?: readonly string[];
-}
-
-const ERROR_MARK = 'erp';
-
-/** The ERP facts kept on every error the transport throws (in `error.context.erp`). */
-interface ErpErrorFacts extends IDataObject {
-	code: string | null;
-	httpCode: number | null;
-	details: IDataObject[] | null;
 }
 
 function makeError(
@@ -253,7 +100,7 @@ export function httpStatusError(
 			break;
 		case status === 403: {
 			const scopes = requiredScopes(context.method, context.path, context.body);
-			// An endpoint the contract does not list: the API's own message names the scope.
+			// An endpoint docs/api-contract.md does not list: the API's own message names the scope.
 			message = scopes.length
 				? `The credential lacks the permission for this request: it needs the scope ${scopes.join(', ')}`
 				: `The credential lacks the permission for this request${api.message ? `: ${api.message}` : ''}`;
@@ -458,49 +305,4 @@ export function listShapeError(node: INode, path: string, itemIndex?: number): N
 		{ code: 'invalid_list_response' },
 		itemIndex,
 	);
-}
-
-/** Walks an error and its causes (n8n wraps the HTTP library's error in NodeApiError). */
-export function errorChain(error: unknown): Array<Record<string, unknown>> {
-	const chain: Array<Record<string, unknown>> = [];
-	let current: unknown = error;
-	while (
-		current &&
-		typeof current === 'object' &&
-		chain.length < 6 &&
-		!chain.includes(current as Record<string, unknown>)
-	) {
-		chain.push(current as Record<string, unknown>);
-		current = (current as { cause?: unknown }).cause;
-	}
-	return chain;
-}
-
-/**
- * The JSON for an error item (continueOnFail): `{ message, code, httpCode, details?, description? }`.
- * Works for any error; `code` and `httpCode` are null when the error did not come from the API.
- */
-export function erpErrorToJson(error: unknown): IDataObject {
-	const record = (error ?? {}) as { message?: unknown; description?: unknown };
-	// The node may have wrapped the transport's error (e.g. in a NodeOperationError): look at causes.
-	let facts: ErpErrorFacts | undefined;
-	let description: string | undefined;
-	for (const entry of errorChain(error)) {
-		facts ??= (entry.context as IDataObject | undefined)?.[ERROR_MARK] as ErpErrorFacts | undefined;
-		if (
-			description === undefined &&
-			typeof entry.description === 'string' &&
-			entry.description !== ''
-		) {
-			description = entry.description;
-		}
-	}
-	const json: IDataObject = {
-		message: typeof record.message === 'string' ? record.message : String(error),
-		code: facts?.code ?? null,
-		httpCode: facts?.httpCode ?? null,
-	};
-	if (description !== undefined) json.description = description;
-	if (facts?.details) json.details = facts.details;
-	return json;
 }

@@ -5,12 +5,11 @@
 //   erpPaginate.call(this, path, qs, { pageSize?, max?, +itemIndex? }, settings?): AsyncGenerator<IDataObject[]>
 //   erpGetMany.call(this, path, qs, { returnAll, limit?, +itemIndex? }, settings?): Promise<IDataObject[]>
 //   + getRequestSettings(context, itemIndex?): ErpRequestSettings   reads the `requestOptions` parameter
-//   + getCredentialType(context, itemIndex?): 'erpApi' | 'erpOAuth2Api'
 //   + getGuardedCredentials(context, itemIndex?): Promise<credential data>   guards applied, nothing sent
 //   + erpApiResponse.call(this, request, settings?): Promise<{ statusCode, body }>   erpApiRequest with the status (204)
 //   + ErpRequest.method 'PUT'; ErpRequest.resendable?: boolean   (API Request operation)
 //   + erpErrorToJson(error): { message, code, httpCode, details?, description? }   for continueOnFail items
-//   + requiredScopes(method, path, body?): string[];  EVENT_SCOPES: event -> scope
+//   + requiredScopes(method, path, body?): string[];  EVENT_SCOPES: event -> scope; ErpEvent
 //   + ErpRequestSettings.timeoutSeconds?: number   (per attempt, default 30; not a UI option)
 //   + shared parameter descriptions live in ../descriptions.ts (authenticationDescription,
 //     erpCredentialsDescription, requestOptionsDescription); guards in ../guards.ts.
@@ -31,10 +30,14 @@
 // Files, one job each: types.ts (public types), settings.ts (node parameters: authentication,
 // requestOptions), credentials.ts (guarded credential, what a request needs from it), request.ts
 // (the attempt loop), classify.ts (what a failed call was), pagination.ts (lists), errors.ts
-// (error mapping), rateLimit.ts and pacing.ts (retries, rate-limit budgets), idempotency.ts.
+// (error mapping), apiError.ts (the API's error body, secrets scrubbed), errorJson.ts (error
+// items), scopes.ts (scopes per endpoint and event), rateLimit.ts (headers and retries),
+// budget.ts and pacing.ts (rate-limit budgets), idempotency.ts.
 export type { ErpContext, ErpCredentialType, ErpRequest, ErpRequestSettings } from './types';
-export { getCredentialType, getRequestSettings } from './settings';
+export { getRequestSettings } from './settings';
 export { getGuardedCredentials } from './credentials';
 export { erpApiRequest, erpApiResponse } from './request';
 export { erpGetMany, erpPaginate } from './pagination';
-export { erpErrorToJson, requiredScopes, EVENT_SCOPES } from './errors';
+export { erpErrorToJson } from './errorJson';
+export { requiredScopes, EVENT_SCOPES } from './scopes';
+export type { ErpEvent } from './scopes';

@@ -1,5 +1,5 @@
 // The process-wide rate-limit budgets, one per credential type, base URL and key: every request
-// takes a slot before it is sent and gives its answer back (see the arithmetic in rateLimit.ts).
+// takes a slot before it is sent and gives its answer back (see the arithmetic in budget.ts).
 // Waits use `sleep` from n8n-workflow and end when the execution is cancelled.
 import { createHash } from 'crypto';
 import { sleep } from 'n8n-workflow';
@@ -11,8 +11,9 @@ import {
 	paceDecision,
 	pruneBudgets,
 	reserve,
-} from './rateLimit';
-import type { Budget, RateLimitInfo } from './rateLimit';
+} from './budget';
+import type { Budget } from './budget';
+import type { RateLimitInfo } from './rateLimit';
 
 const budgets = new Map<string, Budget>();
 

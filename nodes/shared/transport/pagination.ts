@@ -2,7 +2,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
-import { prepare } from './credentials';
+import { resolveCredential } from './credentials';
 import { listShapeError } from './errors';
 import { send } from './request';
 import type { ErpContext, ErpRequestSettings } from './types';
@@ -26,7 +26,7 @@ export async function* erpPaginate(
 		Math.min(MAX_PAGE_SIZE, Math.floor(options.pageSize ?? MAX_PAGE_SIZE)),
 	);
 	const { max, itemIndex } = options;
-	const prepared = await prepare(this, itemIndex);
+	const resolved = await resolveCredential(this, itemIndex);
 	const seen = new Set<string>();
 	let cursor: string | undefined;
 	let count = 0;
@@ -34,7 +34,7 @@ export async function* erpPaginate(
 		const limit = max === undefined ? pageSize : Math.min(pageSize, max - count);
 		const { body: page } = (await send(
 			this,
-			prepared,
+			resolved,
 			{
 				method: 'GET',
 				path,
@@ -43,7 +43,7 @@ export async function* erpPaginate(
 			},
 			settings,
 		)) as { body: { data?: unknown; pagination?: { next_cursor?: unknown } } };
-		if (!page || !Array.isArray(page.data)) throw listShapeError(prepared.node, path, itemIndex);
+		if (!page || !Array.isArray(page.data)) throw listShapeError(resolved.node, path, itemIndex);
 		let items = page.data as IDataObject[];
 		if (max !== undefined && items.length > max - count) items = items.slice(0, max - count);
 		count += items.length;
@@ -53,7 +53,7 @@ export async function* erpPaginate(
 		if (typeof next !== 'string' || next === '') return;
 		if (seen.has(next)) {
 			throw new NodeOperationError(
-				prepared.node,
+				resolved.node,
 				`The ERP API returned the same page cursor twice while listing ${path}; stopped to avoid an endless loop`,
 				{
 					description: `${count} items were read before the repeated cursor. This is a server-side problem; try again later.`,

@@ -12,12 +12,11 @@ import {
 	networkCodeFromError,
 } from './classify';
 import type { HttpAnswer } from './classify';
-import { currentSecrets, prepare } from './credentials';
-import type { Prepared } from './credentials';
+import { currentSecrets, resolveCredential } from './credentials';
+import type { ResolvedCredential } from './credentials';
 import {
 	badBodyError,
 	dailyQuotaError,
-	errorChain,
 	httpStatusError,
 	mayHaveBeenApplied,
 	networkError,
@@ -26,6 +25,7 @@ import {
 	waitCapError,
 } from './errors';
 import type { ErpErrorContext } from './errors';
+import { errorChain } from './errorJson';
 import { deriveIdempotencyKey, resolveIdempotencyKey } from './idempotency';
 import { settle, takeSlot } from './pacing';
 import { decideRetry, readRateLimitHeaders } from './rateLimit';
@@ -45,7 +45,8 @@ export async function erpApiRequest(
 	settings: ErpRequestSettings = {},
 	// eslint-disable-next-line @typescript-eslint/no-explicit-any
 ): Promise<any> {
-	return (await send(this, await prepare(this, request.itemIndex), request, settings)).body;
+	return (await send(this, await resolveCredential(this, request.itemIndex), request, settings))
+		.body;
 }
 
 /** erpApiRequest, with the answer's status code (e.g. to tell a 204 from a 200 with `{}`). */
@@ -54,16 +55,16 @@ export async function erpApiResponse(
 	request: ErpRequest,
 	settings: ErpRequestSettings = {},
 ): Promise<{ statusCode: number; body: unknown }> {
-	return await send(this, await prepare(this, request.itemIndex), request, settings);
+	return await send(this, await resolveCredential(this, request.itemIndex), request, settings);
 }
 
 export async function send(
 	context: ErpContext,
-	prepared: Prepared,
+	resolved: ResolvedCredential,
 	request: ErpRequest,
 	settings: ErpRequestSettings,
 ): Promise<{ statusCode: number; body: unknown }> {
-	const { node, authentication, credentialType, baseUrl, paceKey } = prepared;
+	const { node, authentication, credentialType, baseUrl, paceKey } = resolved;
 	const { method, itemIndex, resendable } = request;
 	const path = request.path.startsWith('/') ? request.path : `/${request.path}`;
 	const maxWaitSeconds = settings.maxWaitSeconds ?? DEFAULT_MAX_WAIT_SECONDS;
@@ -106,8 +107,8 @@ export async function send(
 	if (request.body !== undefined && method !== 'GET') options.body = request.body;
 	// Waits end early when the execution is cancelled (the signal exists in execute contexts).
 	const cancelSignal = (context as Partial<IExecuteFunctions>).getExecutionCancelSignal?.();
-	const credentialOptions = prepared.credentialsDecrypted
-		? { credentialsDecrypted: prepared.credentialsDecrypted }
+	const credentialOptions = resolved.credentialsDecrypted
+		? { credentialsDecrypted: resolved.credentialsDecrypted }
 		: undefined;
 
 	let retryFirst = false;
@@ -194,9 +195,9 @@ export async function send(
 			if (!pacedWait) await sleep(Math.round(decision.waitSeconds * 1000), cancelSignal);
 			continue;
 		}
-		errorContext.secrets = await currentSecrets(context, prepared);
+		errorContext.secrets = await currentSecrets(context, resolved);
 		if (answer === undefined) {
-			throw networkError(node, networkCode, prepared.host, errorContext, retry + 1, failureText);
+			throw networkError(node, networkCode, resolved.host, errorContext, retry + 1, failureText);
 		}
 		if (decision.reason === 'dailyQuota') {
 			throw dailyQuotaError(node, answer.body, decision.waitSeconds, now, errorContext);

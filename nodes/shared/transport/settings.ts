@@ -1,9 +1,9 @@
 // Request settings: the node parameters the transport reads (authentication, requestOptions).
-import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, IHookFunctions } from 'n8n-workflow';
 
-import { MAX_WAIT_CAP_SECONDS } from '../descriptions';
-import type { ErpContext, ErpCredentialType, ErpRequestSettings } from './types';
+import { MAX_WAIT_CAP_SECONDS, requestOptionsDescription } from '../descriptions';
+import { invalid as invalidValue, labelOf } from '../validation';
+import type { ErpContext, ErpRequestSettings } from './types';
 
 export function isExecuteContext(context: ErpContext): context is IExecuteFunctions {
 	return typeof (context as IExecuteFunctions).getInputData === 'function';
@@ -28,24 +28,25 @@ export function authenticationOf(context: ErpContext, itemIndex?: number): 'apiK
 		: 'apiKey';
 }
 
-/** The credential type the node's `authentication` parameter selects (apiKey when it has none). */
-export function getCredentialType(context: ErpContext, itemIndex?: number): ErpCredentialType {
-	return authenticationOf(context, itemIndex) === 'oAuth2' ? 'erpOAuth2Api' : 'erpApi';
-}
-
 /** Longest custom Idempotency-Key accepted (the common limit of APIs that take one). */
 const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 
 /**
  * Reads and checks the node's `requestOptions` collection (see requestOptionsDescription).
- * An invalid value is a NodeOperationError naming the option, raised before any request.
+ * An invalid value is a NodeOperationError naming the option (the shared input-check message),
+ * raised before any request.
  */
 export function getRequestSettings(context: ErpContext, itemIndex?: number): ErpRequestSettings {
 	const options = (nodeParameter(context, 'requestOptions', itemIndex, {}) ?? {}) as IDataObject;
 	const invalid = (option: string, expected: string) =>
-		new NodeOperationError(context.getNode(), `Request Options › ${option}: ${expected}`, {
-			itemIndex,
-		});
+		invalidValue(
+			{
+				node: context.getNode(),
+				label: labelOf([requestOptionsDescription], 'requestOptions', option),
+				itemIndex,
+			},
+			expected,
+		);
 	const settings: ErpRequestSettings = {};
 
 	const { maxWaitSeconds } = options;
@@ -58,7 +59,7 @@ export function getRequestSettings(context: ErpContext, itemIndex?: number): Erp
 			seconds > MAX_WAIT_CAP_SECONDS
 		) {
 			throw invalid(
-				'Max Rate-Limit Wait (Seconds)',
+				'maxWaitSeconds',
 				`expected a number of seconds from 0 to ${MAX_WAIT_CAP_SECONDS}`,
 			);
 		}
@@ -73,12 +74,12 @@ export function getRequestSettings(context: ErpContext, itemIndex?: number): Erp
 		customIdempotencyKey !== ''
 	) {
 		if (typeof customIdempotencyKey !== 'string' && typeof customIdempotencyKey !== 'number') {
-			throw invalid('Custom Idempotency Key', 'expected text, such as an order number');
+			throw invalid('customIdempotencyKey', 'expected text, such as an order number');
 		}
 		custom = String(customIdempotencyKey).trim();
 		if (custom.length > MAX_IDEMPOTENCY_KEY_LENGTH || !/^[\x20-\x7E]*$/.test(custom)) {
 			throw invalid(
-				'Custom Idempotency Key',
+				'customIdempotencyKey',
 				`expected at most ${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters (letters, digits, - _ . and the like)`,
 			);
 		}
@@ -95,13 +96,13 @@ export function getRequestSettings(context: ErpContext, itemIndex?: number): Erp
 	} else if (idempotency === 'custom') {
 		if (!custom) {
 			throw invalid(
-				'Custom Idempotency Key',
-				'empty: enter a key (for example an order number) or set Idempotency Key to Automatic',
+				'customIdempotencyKey',
+				'a key is required: enter one (for example an order number) or set Idempotency Key to Automatic',
 			);
 		}
 		settings.idempotencyKey = custom;
 	} else {
-		throw invalid('Idempotency Key', 'expected Automatic (auto), Custom (custom) or Off (off)');
+		throw invalid('idempotency', 'expected Automatic (auto), Custom (custom) or Off (off)');
 	}
 	return settings;
 }

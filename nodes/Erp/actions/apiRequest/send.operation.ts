@@ -4,13 +4,13 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import type { ErpRequest } from '../../../shared/transport';
-import { erpApiResponse, erpPaginate, getRequestSettings } from '../../../shared/transport';
 import { canonicalJson, deriveIdempotencyKey } from '../../../shared/transport/idempotency';
+import { invalid, isBlank, labelOf, toEnum } from '../../../shared/validation';
 import { queryParametersProperty, returnAllAndLimit } from '../common.descriptions';
-import type { OperationResult, Prepared } from '../utils';
-import { readQueryParameters, source } from '../utils';
-import { invalid, isBlank, toApiPath, toBoolean, toEnum, toInteger } from '../validation';
+import type { ItemErp, ItemRequest, OperationResult, Prepared } from '../erp';
+import { source } from '../fields';
+import { readQueryParameters, readReturnAll } from '../lists';
+import { toApiPath } from './path';
 
 const METHODS = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'] as const;
 type Method = (typeof METHODS)[number];
@@ -107,13 +107,13 @@ const isObject = (value: unknown): value is IDataObject =>
 const asItem = (value: unknown): IDataObject =>
 	isObject(value) ? value : { data: value as IDataObject };
 
-/** The list envelope of the contract: `{ data: [...], pagination: {...} }`. */
+/** The list envelope (docs/api-contract.md): `{ data: [...], pagination: {...} }`. */
 const isListEnvelope = (body: unknown): body is { data: unknown[]; pagination: IDataObject } =>
 	isObject(body) && Array.isArray(body.data) && isObject(body.pagination);
 
 /** The Body parameter: a JSON object (text or object), or undefined when empty. */
 function readBody(ctx: IExecuteFunctions, itemIndex: number): IDataObject | undefined {
-	const src = source(ctx, 'Body', itemIndex);
+	const src = source(ctx, labelOf(properties, 'body'), itemIndex);
 	const raw = ctx.getNodeParameter('body', itemIndex, '');
 	if (isBlank(raw)) return undefined;
 	let body = raw;
@@ -130,13 +130,17 @@ function readBody(ctx: IExecuteFunctions, itemIndex: number): IDataObject | unde
 	return body;
 }
 
-export function prepare(this: IExecuteFunctions, itemIndex: number): Prepared {
+export function prepare(this: IExecuteFunctions, itemIndex: number, erp: ItemErp): Prepared {
+	const label = (name: string) => labelOf(properties, name);
 	const method = toEnum(
-		source(this, 'Method', itemIndex),
+		source(this, label('method'), itemIndex),
 		this.getNodeParameter('method', itemIndex, 'GET'),
 		METHODS,
 	);
-	const path = toApiPath(source(this, 'Path', itemIndex), this.getNodeParameter('path', itemIndex));
+	const path = toApiPath(
+		source(this, label('path'), itemIndex),
+		this.getNodeParameter('path', itemIndex),
+	);
 	const qs = readQueryParameters(
 		this,
 		itemIndex,
@@ -146,36 +150,24 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): Prepared {
 	const output =
 		method === 'GET'
 			? toEnum(
-					source(this, 'Output', itemIndex),
+					source(this, label('output'), itemIndex),
 					this.getNodeParameter('output', itemIndex, 'items'),
 					OUTPUTS,
 				)
 			: 'body';
-	const readAll =
-		output === 'items' &&
-		toBoolean(
-			source(this, 'Return All', itemIndex),
-			this.getNodeParameter('returnAll', itemIndex, false),
-		);
-	const max =
-		output === 'items' && !readAll
-			? toInteger(source(this, 'Limit', itemIndex), this.getNodeParameter('limit', itemIndex, 50), {
-					min: 1,
-				})
-			: undefined;
-	const settings = getRequestSettings(this, itemIndex);
+	const list = output === 'items' ? readReturnAll(this, itemIndex) : undefined;
+	const max = list?.limit;
 
-	const request: ErpRequest = {
+	const request: ItemRequest = {
 		method,
 		path,
 		qs,
 		body,
-		itemIndex,
 		// Only a read is resent after a lost answer: an unknown endpoint's write may not be idempotent.
 		resendable: method === 'GET',
 	};
 	// The automatic key covers the query too: two POSTs that differ only there are two requests.
-	if (method === 'POST' && settings.idempotencyKey === 'auto' && Object.keys(qs).length > 0) {
+	if (method === 'POST' && erp.settings.idempotencyKey === 'auto' && Object.keys(qs).length > 0) {
 		request.idempotencyKey = deriveIdempotencyKey({
 			workflowId: String(this.getWorkflow().id ?? ''),
 			nodeName: this.getNode().name,
@@ -186,7 +178,7 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): Prepared {
 	}
 
 	return async (): Promise<OperationResult> => {
-		const answer = await erpApiResponse.call(this, request, settings);
+		const answer = await erp.response(request);
 		if (answer.statusCode === 204) return { success: true };
 		if (output === 'body') return asItem(answer.body);
 		if (Array.isArray(answer.body)) return answer.body.map(asItem);
@@ -198,12 +190,10 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): Prepared {
 		if (typeof next !== 'string' || next === '') return items;
 		// The next pages, through the transport's list reader: same query, the cursor, a page size.
 		const pageSize = Number(qs.limit) || undefined;
-		for await (const page of erpPaginate.call(
-			this,
+		for await (const page of erp.paginate(
 			path,
 			{ ...qs, cursor: next },
-			{ pageSize, max: max === undefined ? undefined : max - items.length, itemIndex },
-			settings,
+			{ pageSize, max: max === undefined ? undefined : max - items.length },
 		)) {
 			for (const element of page) items.push(asItem(element));
 		}

@@ -1,5 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
-
+import { resourceDescription } from '../common.descriptions';
 import * as create from './create.operation';
 import * as findOrCreate from './findOrCreate.operation';
 import * as get from './get.operation';
@@ -8,52 +7,51 @@ import * as update from './update.operation';
 
 export { create, findOrCreate, get, getAll, update };
 
-export const description: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['article'] } },
-		options: [
-			{
-				name: 'Create',
-				value: 'create',
-				description: 'Create an article (product) with its reference, label, price and VAT rate',
-				action: 'Create an article',
-			},
-			{
-				name: 'Find or Create',
-				value: 'findOrCreate',
-				description:
-					"Find an article by its exact reference, or create it when none exists (optionally update the found one); the output's _action is found, created or updated",
-				action: 'Find or create an article',
-			},
-			{
-				name: 'Get',
-				value: 'get',
-				description: 'Get one article with its price, VAT rate, stock and category',
-				action: 'Get an article',
-			},
-			{
-				name: 'Get Many',
-				value: 'getAll',
-				description: 'List articles, filtered by reference, category or search text',
-				action: 'Get many articles by search text or reference or category',
-			},
-			{
-				name: 'Update',
-				value: 'update',
-				description:
-					'Change fields of an article; changing the stock records an adjustment movement',
-				action: 'Update an article',
-			},
-		],
-		default: 'get',
-	},
-	...create.description,
-	...findOrCreate.description,
-	...get.description,
-	...getAll.description,
-	...update.description,
-];
+export const description = resourceDescription('article', 'get', [
+	[
+		create,
+		{
+			name: 'Create',
+			value: 'create',
+			description: 'Create an article (product) with its reference, label, price and VAT rate',
+			action: 'Create an article',
+		},
+	],
+	[
+		findOrCreate,
+		{
+			name: 'Find or Create',
+			value: 'findOrCreate',
+			description:
+				"Find an article by its exact reference, or create it when none exists (optionally update the found one); the output's _action is found, created or updated",
+			action: 'Find or create an article',
+		},
+	],
+	[
+		get,
+		{
+			name: 'Get',
+			value: 'get',
+			description: 'Get one article with its price, VAT rate, stock and category',
+			action: 'Get an article',
+		},
+	],
+	[
+		getAll,
+		{
+			name: 'Get Many',
+			value: 'getAll',
+			description: 'List articles, filtered by reference, category or search text',
+			action: 'Get many articles by search text or reference or category',
+		},
+	],
+	[
+		update,
+		{
+			name: 'Update',
+			value: 'update',
+			description: 'Change fields of an article; changing the stock records an adjustment movement',
+			action: 'Update an article',
+		},
+	],
+]);

@@ -1,20 +1,14 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import type { Prepared } from '../utils';
-import { checkFields, request } from '../utils';
+import { additionalFields } from '../common.descriptions';
+import type { ItemErp, Prepared } from '../erp';
+import { checkFields } from '../fields';
 import { articleFieldSpecs, optionalArticleFields, requiredArticleFields } from './fields';
 
 const properties: INodeProperties[] = [
 	...requiredArticleFields,
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: optionalArticleFields,
-	},
+	additionalFields(optionalArticleFields),
 ];
 
 export const description = updateDisplayOptions(
@@ -34,8 +28,7 @@ export function readNewArticle(this: IExecuteFunctions, itemIndex: number): IDat
 	return checkFields(this, itemIndex, articleFieldSpecs, values);
 }
 
-export function prepare(this: IExecuteFunctions, itemIndex: number): Prepared {
+export function prepare(this: IExecuteFunctions, itemIndex: number, erp: ItemErp): Prepared {
 	const body = readNewArticle.call(this, itemIndex);
-	return async () =>
-		await request.call(this, itemIndex, { method: 'POST', path: '/articles', body });
+	return async () => await erp.request({ method: 'POST', path: '/articles', body });
 }

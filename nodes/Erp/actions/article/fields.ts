@@ -1,7 +1,7 @@
 // The article's writable fields: one parameter description and one check per API field.
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { FieldSpec } from '../utils';
+import { fieldSpecs } from '../fields';
 
 export const articleFields = {
 	reference: {
@@ -63,15 +63,15 @@ export const articleFields = {
 	},
 } satisfies Record<string, INodeProperties>;
 
-export const articleFieldSpecs: Record<keyof typeof articleFields, FieldSpec> = {
-	reference: { label: 'Reference', kind: 'text', max: 'articleReference' },
-	designation: { label: 'Designation', kind: 'text', max: 'designation' },
-	prix_ht: { label: 'Unit Price (Cents)', kind: 'integer', min: 0 },
-	tva: { label: 'VAT Rate (Basis Points)', kind: 'integer', min: 0, max: 10000 },
-	stock: { label: 'Stock', kind: 'integer', min: 0 },
-	seuil_alerte: { label: 'Low-Stock Threshold', kind: 'integer', min: 0 },
-	categorie_id: { label: 'Category Name or ID', kind: 'text', max: 'id' },
-};
+export const articleFieldSpecs = fieldSpecs(Object.values(articleFields), {
+	reference: { kind: 'text', max: 'articleReference' },
+	designation: { kind: 'text', max: 'designation' },
+	prix_ht: { kind: 'integer', min: 0 },
+	tva: { kind: 'integer', min: 0, max: 10000 },
+	stock: { kind: 'integer', min: 0 },
+	seuil_alerte: { kind: 'integer', min: 0 },
+	categorie_id: { kind: 'text', max: 'id' },
+});
 
 /** The fields an article needs at creation, shown as required top-level parameters. */
 export const requiredArticleFields: INodeProperties[] = [

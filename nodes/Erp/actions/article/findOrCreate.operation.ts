@@ -1,9 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import type { Prepared } from '../utils';
-import { findArticleByReference, request, source } from '../utils';
-import { toBoolean } from '../validation';
+import { optionsCollection } from '../../../shared/descriptions';
+import { labelOf, toBoolean } from '../../../shared/validation';
+import { additionalFields } from '../common.descriptions';
+import type { ItemErp, Prepared } from '../erp';
+import { source } from '../fields';
+import { findArticleByReference, findOrCreate } from '../lookups';
 import { readNewArticle } from './create.operation';
 import { optionalArticleFields, requiredArticleFields } from './fields';
 
@@ -13,31 +16,17 @@ const properties: INodeProperties[] = [
 		description: 'Reference to look for; an article is created with it when none has it',
 	},
 	...requiredArticleFields.slice(1),
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: optionalArticleFields,
-	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add option',
-		default: {},
-		options: [
-			{
-				displayName: 'Update If Found',
-				name: 'updateIfFound',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether to update the found article with the values above when any of them differs',
-			},
-		],
-	},
+	additionalFields(optionalArticleFields),
+	optionsCollection([
+		{
+			displayName: 'Update If Found',
+			name: 'updateIfFound',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to update the found article with the values above when any of them differs',
+		},
+	]),
 	{
 		displayName:
 			'The output is the article plus "_action": "found", "created" or "updated", which tells what happened',
@@ -63,35 +52,29 @@ function changedFields(current: IDataObject, wanted: IDataObject): IDataObject {
 	return changes;
 }
 
-export function prepare(this: IExecuteFunctions, itemIndex: number): Prepared {
+export function prepare(this: IExecuteFunctions, itemIndex: number, erp: ItemErp): Prepared {
 	const body = readNewArticle.call(this, itemIndex);
 	const { updateIfFound = false } = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const update = toBoolean(source(this, 'Update If Found', itemIndex), updateIfFound);
-	return async () => await findOrCreate.call(this, itemIndex, body, update);
-}
-
-async function findOrCreate(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	body: IDataObject,
-	updateIfFound: boolean,
-): Promise<IDataObject> {
-	const found = await findArticleByReference.call(this, itemIndex, body.reference as string);
-	if (!found) {
-		const created = await request.call(this, itemIndex, {
-			method: 'POST',
-			path: '/articles',
+	const update = toBoolean(
+		source(this, labelOf(properties, 'updateIfFound'), itemIndex),
+		updateIfFound,
+	);
+	return async () =>
+		await findOrCreate(
+			erp,
+			async () => await findArticleByReference(erp, body.reference as string),
+			'/articles',
 			body,
-		});
-		return { ...created, _action: 'created' };
-	}
-	const changes = updateIfFound ? changedFields(found, body) : {};
-	if (Object.keys(changes).length === 0) return { ...found, _action: 'found' };
-	const updated = await request.call(this, itemIndex, {
-		method: 'PATCH',
-		path: `/articles/${String(found.id)}`,
-		body: changes,
-		resource: `Article ${String(found.id)}`,
-	});
-	return { ...updated, _action: 'updated' };
+			async (found) => {
+				const changes = update ? changedFields(found, body) : {};
+				if (Object.keys(changes).length === 0) return { ...found, _action: 'found' };
+				const updated = await erp.request({
+					method: 'PATCH',
+					path: `/articles/${String(found.id)}`,
+					body: changes,
+					resource: `Article ${String(found.id)}`,
+				});
+				return { ...updated, _action: 'updated' };
+			},
+		);
 }

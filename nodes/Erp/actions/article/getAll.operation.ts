@@ -1,10 +1,19 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { listProperties } from '../common.descriptions';
-import type { FieldSpec, Prepared } from '../utils';
-import { prepareGetMany, readFilters } from '../utils';
-import { articleFields } from './fields';
+import type { ItemErp, Prepared } from '../erp';
+import { fieldSpecs } from '../fields';
+import { prepareGetMany, readFilters } from '../lists';
+import { articleFields, articleFieldSpecs } from './fields';
+
+const searchText: INodeProperties = {
+	displayName: 'Search Text',
+	name: 'q',
+	type: 'string',
+	default: '',
+	description: 'Text found in the designation or the reference (API filter q)',
+};
 
 const properties = listProperties([
 	articleFields.categorie_id,
@@ -12,13 +21,7 @@ const properties = listProperties([
 		...articleFields.reference,
 		description: 'Only the article with exactly this reference (API filter reference)',
 	},
-	{
-		displayName: 'Search Text',
-		name: 'q',
-		type: 'string',
-		default: '',
-		description: 'Text found in the designation or the reference (API filter q)',
-	},
+	searchText,
 ]);
 
 export const description = updateDisplayOptions(
@@ -26,12 +29,14 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-const filterSpecs: Record<string, FieldSpec> = {
-	categorie_id: { label: 'Category Name or ID', kind: 'text', max: 'id' },
-	reference: { label: 'Reference', kind: 'text', max: 'filter' },
-	q: { label: 'Search Text', kind: 'text', max: 'filter' },
+// The reference filter is checked as the article's reference is (at most 100 characters).
+const filterSpecs = {
+	categorie_id: articleFieldSpecs.categorie_id,
+	reference: articleFieldSpecs.reference,
+	...fieldSpecs([searchText], { q: { kind: 'text', max: 'filter' } }),
 };
 
-export function prepare(this: IExecuteFunctions, itemIndex: number): Prepared {
-	return prepareGetMany(this, itemIndex, '/articles', readFilters(this, itemIndex, filterSpecs));
+export function prepare(this: IExecuteFunctions, itemIndex: number, erp: ItemErp): Prepared {
+	const filters = readFilters(this, itemIndex, filterSpecs);
+	return prepareGetMany(this, itemIndex, erp, '/articles', filters);
 }

@@ -1,5 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
-
+import { resourceDescription } from '../common.descriptions';
 import * as create from './create.operation';
 import * as findOrCreate from './findOrCreate.operation';
 import * as get from './get.operation';
@@ -8,51 +7,51 @@ import * as update from './update.operation';
 
 export { create, findOrCreate, get, getAll, update };
 
-export const description: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['client'] } },
-		options: [
-			{
-				name: 'Create',
-				value: 'create',
-				description: 'Create a client (customer) with a name and a unique email',
-				action: 'Create a client',
-			},
-			{
-				name: 'Find or Create',
-				value: 'findOrCreate',
-				description:
-					"Find a client by email, or create it when none exists; the output's _action is found or created. Use before issuing an invoice for an order.",
-				action: 'Find or create a client',
-			},
-			{
-				name: 'Get',
-				value: 'get',
-				description: 'Get one client with name, email, phone and address',
-				action: 'Get a client',
-			},
-			{
-				name: 'Get Many',
-				value: 'getAll',
-				description: 'List clients, optionally filtered by text in the name or email',
-				action: 'Get many clients by name or email search',
-			},
-			{
-				name: 'Update',
-				value: 'update',
-				description: 'Change the name, email, phone or address of a client',
-				action: 'Update a client',
-			},
-		],
-		default: 'get',
-	},
-	...create.description,
-	...findOrCreate.description,
-	...get.description,
-	...getAll.description,
-	...update.description,
-];
+export const description = resourceDescription('client', 'get', [
+	[
+		create,
+		{
+			name: 'Create',
+			value: 'create',
+			description: 'Create a client (customer) with a name and a unique email',
+			action: 'Create a client',
+		},
+	],
+	[
+		findOrCreate,
+		{
+			name: 'Find or Create',
+			value: 'findOrCreate',
+			description:
+				"Find a client by email, or create it when none exists; the output's _action is found or created. Use before issuing an invoice for an order.",
+			action: 'Find or create a client',
+		},
+	],
+	[
+		get,
+		{
+			name: 'Get',
+			value: 'get',
+			description: 'Get one client with name, email, phone and address',
+			action: 'Get a client',
+		},
+	],
+	[
+		getAll,
+		{
+			name: 'Get Many',
+			value: 'getAll',
+			description: 'List clients, optionally filtered by text in the name or email',
+			action: 'Get many clients by name or email search',
+		},
+	],
+	[
+		update,
+		{
+			name: 'Update',
+			value: 'update',
+			description: 'Change the name, email, phone or address of a client',
+			action: 'Update a client',
+		},
+	],
+]);

@@ -1,21 +1,15 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import type { Prepared } from '../utils';
-import { checkFields, request } from '../utils';
+import { additionalFields } from '../common.descriptions';
+import type { ItemErp, Prepared } from '../erp';
+import { checkFields } from '../fields';
 import { clientFields, clientFieldSpecs, optionalClientFields } from './fields';
 
 const properties: INodeProperties[] = [
 	{ ...clientFields.nom, required: true },
 	{ ...clientFields.email, required: true },
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: optionalClientFields,
-	},
+	additionalFields(optionalClientFields),
 ];
 
 export const description = updateDisplayOptions(
@@ -33,8 +27,7 @@ export function readNewClient(this: IExecuteFunctions, itemIndex: number): IData
 	return checkFields(this, itemIndex, clientFieldSpecs, values);
 }
 
-export function prepare(this: IExecuteFunctions, itemIndex: number): Prepared {
+export function prepare(this: IExecuteFunctions, itemIndex: number, erp: ItemErp): Prepared {
 	const body = readNewClient.call(this, itemIndex);
-	return async () =>
-		await request.call(this, itemIndex, { method: 'POST', path: '/clients', body });
+	return async () => await erp.request({ method: 'POST', path: '/clients', body });
 }

@@ -1,7 +1,7 @@
 // The client's writable fields: one parameter description and one check per API field.
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { FieldSpec } from '../utils';
+import { fieldSpecs } from '../fields';
 
 export const clientFields = {
 	nom: {
@@ -38,12 +38,12 @@ export const clientFields = {
 	},
 } satisfies Record<string, INodeProperties>;
 
-export const clientFieldSpecs: Record<keyof typeof clientFields, FieldSpec> = {
-	nom: { label: 'Name', kind: 'text', max: 'clientName' },
-	email: { label: 'Email', kind: 'email' },
-	telephone: { label: 'Phone', kind: 'optionalText', max: 'phone' },
-	adresse: { label: 'Address', kind: 'optionalText', max: 'address' },
-};
+export const clientFieldSpecs = fieldSpecs(Object.values(clientFields), {
+	nom: { kind: 'text', max: 'clientName' },
+	email: { kind: 'email' },
+	telephone: { kind: 'optionalText', max: 'phone' },
+	adresse: { kind: 'optionalText', max: 'address' },
+});
 
 /** Optional fields at creation. */
 export const optionalClientFields: INodeProperties[] = [

@@ -1,8 +1,9 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import type { Prepared } from '../utils';
-import { findClientByEmail, request } from '../utils';
+import { additionalFields } from '../common.descriptions';
+import type { ItemErp, Prepared } from '../erp';
+import { findClientByEmail, findOrCreate } from '../lookups';
 import { readNewClient } from './create.operation';
 import { clientFields, optionalClientFields } from './fields';
 
@@ -18,15 +19,7 @@ const properties: INodeProperties[] = [
 		required: true,
 		description: 'Name of the client, used only when the client is created (API field nom)',
 	},
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		description: 'Used only when the client is created',
-		options: optionalClientFields,
-	},
+	additionalFields(optionalClientFields, 'Used only when the client is created'),
 	{
 		displayName:
 			'The output is the client plus "_action": "found" or "created", which tells what happened',
@@ -41,12 +34,13 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export function prepare(this: IExecuteFunctions, itemIndex: number): Prepared {
+export function prepare(this: IExecuteFunctions, itemIndex: number, erp: ItemErp): Prepared {
 	const body = readNewClient.call(this, itemIndex);
-	return async () => {
-		const found = await findClientByEmail.call(this, itemIndex, body.email as string);
-		if (found) return { ...found, _action: 'found' };
-		const created = await request.call(this, itemIndex, { method: 'POST', path: '/clients', body });
-		return { ...created, _action: 'created' };
-	};
+	return async () =>
+		await findOrCreate(
+			erp,
+			async () => await findClientByEmail(erp, body.email as string),
+			'/clients',
+			body,
+		);
 }

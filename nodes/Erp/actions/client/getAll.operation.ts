@@ -2,8 +2,9 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { listProperties } from '../common.descriptions';
-import type { Prepared } from '../utils';
-import { prepareGetMany, readFilters } from '../utils';
+import type { ItemErp, Prepared } from '../erp';
+import { fieldSpecs } from '../fields';
+import { prepareGetMany, readFilters } from '../lists';
 
 const properties = listProperties([
 	{
@@ -20,9 +21,9 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export function prepare(this: IExecuteFunctions, itemIndex: number): Prepared {
-	const filters = readFilters(this, itemIndex, {
-		q: { label: 'Search Text', kind: 'text', max: 'filter' },
-	});
-	return prepareGetMany(this, itemIndex, '/clients', filters);
+const filterSpecs = fieldSpecs(properties, { q: { kind: 'text', max: 'filter' } });
+
+export function prepare(this: IExecuteFunctions, itemIndex: number, erp: ItemErp): Prepared {
+	const filters = readFilters(this, itemIndex, filterSpecs);
+	return prepareGetMany(this, itemIndex, erp, '/clients', filters);
 }

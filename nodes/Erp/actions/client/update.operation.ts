@@ -1,38 +1,36 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { clientLocator } from '../common.descriptions';
-import type { Prepared } from '../utils';
-import { checkFields, getLocatorId, request, requireSomeFields } from '../utils';
+import { clientLocator, updateFields } from '../common.descriptions';
+import type { ItemErp, Prepared } from '../erp';
+import { checkFields, requireSomeFields } from '../fields';
+import { getLocatorId } from '../locators';
 import { clientFields, clientFieldSpecs } from './fields';
 
-const properties: INodeProperties[] = [
-	clientLocator,
-	{
-		displayName: 'Update Fields',
-		name: 'updateFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [clientFields.adresse, clientFields.email, clientFields.nom, clientFields.telephone],
-	},
-];
+const fieldsToUpdate = updateFields([
+	clientFields.adresse,
+	clientFields.email,
+	clientFields.nom,
+	clientFields.telephone,
+]);
+
+const properties: INodeProperties[] = [clientLocator, fieldsToUpdate];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['client'], operation: ['update'] } },
 	properties,
 );
 
-export function prepare(this: IExecuteFunctions, itemIndex: number): Prepared {
-	const id = getLocatorId(this, itemIndex, 'clientId', 'Client', 'client');
+export function prepare(this: IExecuteFunctions, itemIndex: number, erp: ItemErp): Prepared {
+	const id = getLocatorId(this, itemIndex, clientLocator, 'client');
 	const body = checkFields(
 		this,
 		itemIndex,
 		clientFieldSpecs,
-		requireSomeFields(this, itemIndex, 'updateFields', 'Update Fields'),
+		requireSomeFields(this, itemIndex, fieldsToUpdate),
 	);
 	return async () =>
-		await request.call(this, itemIndex, {
+		await erp.request({
 			method: 'PATCH',
 			path: `/clients/${id}`,
 			body,

@@ -2,8 +2,9 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { dateRangeFilters, listProperties } from '../common.descriptions';
-import type { Prepared } from '../utils';
-import { prepareGetMany, readDatedFilters } from '../utils';
+import type { ItemErp, Prepared } from '../erp';
+import { fieldSpecs } from '../fields';
+import { prepareGetMany, readDatedFilters } from '../lists';
 
 const properties = listProperties([
 	{
@@ -23,9 +24,9 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export function prepare(this: IExecuteFunctions, itemIndex: number): Prepared {
-	const filters = readDatedFilters(this, itemIndex, {
-		compte: { label: 'Account', kind: 'text', max: 'filter' },
-	});
-	return prepareGetMany(this, itemIndex, '/comptabilite/grand-livre', filters);
+const filterSpecs = fieldSpecs(properties, { compte: { kind: 'text', max: 'filter' } });
+
+export function prepare(this: IExecuteFunctions, itemIndex: number, erp: ItemErp): Prepared {
+	const filters = readDatedFilters(this, itemIndex, filterSpecs);
+	return prepareGetMany(this, itemIndex, erp, '/comptabilite/grand-livre', filters);
 }

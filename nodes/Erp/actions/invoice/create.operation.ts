@@ -1,18 +1,21 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { jsonParse, updateDisplayOptions } from 'n8n-workflow';
 
-import { articleLocator, clientLocator } from '../common.descriptions';
-import type { Locator, Prepared } from '../utils';
+import type { ValueSource } from '../../../shared/validation';
 import {
-	checkFields,
-	getLocatorId,
-	readLocator,
-	request,
-	resolveArticleIds,
-	source,
-} from '../utils';
-import type { ValueSource } from '../validation';
-import { invalid, isBlank, toEnum, toId, toInteger, toText } from '../validation';
+	invalid,
+	isBlank,
+	labelOf,
+	toEnum,
+	toId,
+	toInteger,
+	toText,
+} from '../../../shared/validation';
+import { additionalFields, articleLocator, clientLocator, dateField } from '../common.descriptions';
+import type { ItemErp, Prepared } from '../erp';
+import { checkFields, fieldSpecs, source } from '../fields';
+import type { Locator } from '../locators';
+import { getLocatorId, readLocator, resolveArticleIds } from '../locators';
 
 /** Shown above Lines (JSON) in fixed and expression mode alike (a hint hides in expression mode). */
 const JSON_LINES_NOTICE =
@@ -90,32 +93,18 @@ const properties: INodeProperties[] = [
 			'The invoice lines as a JSON array; other keys of a line are ignored, and each distinct reference is looked up once',
 		displayOptions: { show: { linesMode: ['json'] } },
 	},
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [
-			{
-				displayName: 'Date',
-				name: 'date',
-				type: 'string',
-				default: '',
-				placeholder: 'YYYY-MM-DD',
-				description: 'Invoice date (API field date); today when empty',
-			},
-			{
-				displayName: 'External Reference',
-				name: 'reference_externe',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. order #1042',
-				description:
-					'Your own reference for the invoice, for example the e-commerce order number (API field reference_externe). It also tells apart two invoices that are otherwise identical for the automatic idempotency key.',
-			},
-		],
-	},
+	additionalFields([
+		dateField('Date', 'date', 'Invoice date (API field date); today when empty'),
+		{
+			displayName: 'External Reference',
+			name: 'reference_externe',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. order #1042',
+			description:
+				'Your own reference for the invoice, for example the e-commerce order number (API field reference_externe). It also tells apart two invoices that are otherwise identical for the automatic idempotency key.',
+		},
+	]),
 ];
 
 export const description = updateDisplayOptions(
@@ -212,10 +201,15 @@ function readJsonLines(ctx: IExecuteFunctions, itemIndex: number): Line[] {
 	});
 }
 
-export function prepare(this: IExecuteFunctions, itemIndex: number): Prepared {
-	const clientId = getLocatorId(this, itemIndex, 'clientId', 'Client', 'client');
+const extraSpecs = fieldSpecs(properties, {
+	date: { kind: 'date' },
+	reference_externe: { kind: 'text', max: 'externalReference' },
+});
+
+export function prepare(this: IExecuteFunctions, itemIndex: number, erp: ItemErp): Prepared {
+	const clientId = getLocatorId(this, itemIndex, clientLocator, 'client');
 	const mode = toEnum(
-		source(this, 'Lines Source', itemIndex),
+		source(this, labelOf(properties, 'linesMode'), itemIndex),
 		this.getNodeParameter('linesMode', itemIndex),
 		LINES_SOURCES,
 	);
@@ -223,21 +217,18 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): Prepared {
 		mode === 'json' ? readJsonLines(this, itemIndex) : readDefinedLines(this, itemIndex);
 	if (lines.length === 0) {
 		throw invalid(
-			source(this, mode === 'json' ? 'Lines (JSON)' : 'Lines', itemIndex),
+			source(this, labelOf(properties, mode === 'json' ? 'linesJson' : 'lines'), itemIndex),
 			'an invoice needs at least one line',
 		);
 	}
 	const extra = checkFields(
 		this,
 		itemIndex,
-		{
-			date: { label: 'Date', kind: 'date' },
-			reference_externe: { label: 'External Reference', kind: 'text', max: 'externalReference' },
-		},
+		extraSpecs,
 		this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject,
 	);
 	return async () => {
-		const articleIds = await resolveArticleIds.call(this, itemIndex, lines);
+		const articleIds = await resolveArticleIds(this, erp, lines);
 		const body: IDataObject = {
 			client_id: clientId,
 			lignes: lines.map((line, k) => ({
@@ -247,6 +238,6 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): Prepared {
 			})),
 			...extra,
 		};
-		return await request.call(this, itemIndex, { method: 'POST', path: '/factures', body });
+		return await erp.request({ method: 'POST', path: '/factures', body });
 	};
 }

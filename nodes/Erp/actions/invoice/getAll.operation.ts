@@ -2,8 +2,9 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { clientLocator, INVOICE_STATUSES, listProperties } from '../common.descriptions';
-import type { Prepared } from '../utils';
-import { prepareGetMany, readFilters } from '../utils';
+import type { ItemErp, Prepared } from '../erp';
+import { fieldSpecs } from '../fields';
+import { prepareGetMany, readFilters } from '../lists';
 
 const properties = listProperties([
 	{
@@ -30,10 +31,12 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export function prepare(this: IExecuteFunctions, itemIndex: number): Prepared {
-	const filters = readFilters(this, itemIndex, {
-		clientId: { label: 'Client', api: 'client_id', kind: 'locator', idKind: 'client' },
-		statut: { label: 'Status', kind: 'enum', values: INVOICE_STATUSES },
-	});
-	return prepareGetMany(this, itemIndex, '/factures', filters);
+const filterSpecs = fieldSpecs(properties, {
+	clientId: { api: 'client_id', kind: 'locator', idKind: 'client' },
+	statut: { kind: 'enum', values: INVOICE_STATUSES },
+});
+
+export function prepare(this: IExecuteFunctions, itemIndex: number, erp: ItemErp): Prepared {
+	const filters = readFilters(this, itemIndex, filterSpecs);
+	return prepareGetMany(this, itemIndex, erp, '/factures', filters);
 }

@@ -1,9 +1,15 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { dateField, invoiceLocator, SETTLEMENT_MODES } from '../common.descriptions';
-import type { Prepared } from '../utils';
-import { checkFields, getLocatorId, request } from '../utils';
+import {
+	additionalFields,
+	dateField,
+	invoiceLocator,
+	SETTLEMENT_MODES,
+} from '../common.descriptions';
+import type { ItemErp, Prepared } from '../erp';
+import { checkFields, fieldSpecs } from '../fields';
+import { getLocatorId } from '../locators';
 
 const properties: INodeProperties[] = [
 	invoiceLocator,
@@ -16,7 +22,7 @@ const properties: INodeProperties[] = [
 		required: true,
 		placeholder: 'e.g. 12000 for 120.00',
 		description: 'Amount received, a whole number of cents, at most what is left to pay',
-		hint: "In cents: 12000 means 120.00. To settle the invoice in full, use what is left to pay, e.g. {{ $json.reste_a_payer }} after an Invoice › Get.",
+		hint: 'In cents: 12000 means 120.00. To settle the invoice in full, use what is left to pay, e.g. {{ $json.reste_a_payer }} after an Invoice › Get.',
 	},
 	{
 		displayName: 'Payment Method',
@@ -33,25 +39,18 @@ const properties: INodeProperties[] = [
 			{ name: 'Direct Debit (Prelevement)', value: 'prelevement' },
 		],
 	},
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [
-			dateField('Date', 'date', 'Date of the payment (API field date); today when empty'),
-			{
-				displayName: 'Reference',
-				name: 'reference',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. bank transaction ID',
-				description:
-					'Your reference for the payment (API field reference). It also tells apart two equal payments of the same invoice.',
-			},
-		],
-	},
+	additionalFields([
+		dateField('Date', 'date', 'Date of the payment (API field date); today when empty'),
+		{
+			displayName: 'Reference',
+			name: 'reference',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. bank transaction ID',
+			description:
+				'Your reference for the payment (API field reference). It also tells apart two equal payments of the same invoice.',
+		},
+	]),
 ];
 
 export const description = updateDisplayOptions(
@@ -59,27 +58,20 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export function prepare(this: IExecuteFunctions, itemIndex: number): Prepared {
-	const facture_id = getLocatorId(this, itemIndex, 'invoiceId', 'Invoice', 'invoice');
-	const body = checkFields(
-		this,
-		itemIndex,
-		{
-			montant: { label: 'Amount (Cents)', kind: 'integer', min: 1 },
-			mode: { label: 'Payment Method', kind: 'enum', values: SETTLEMENT_MODES },
-			date: { label: 'Date', kind: 'date' },
-			reference: { label: 'Reference', kind: 'text', max: 'settlementReference' },
-		},
-		{
-			montant: this.getNodeParameter('montant', itemIndex),
-			mode: this.getNodeParameter('mode', itemIndex),
-			...(this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject),
-		},
-	);
+const bodySpecs = fieldSpecs(properties, {
+	montant: { kind: 'integer', min: 1 },
+	mode: { kind: 'enum', values: SETTLEMENT_MODES },
+	date: { kind: 'date' },
+	reference: { kind: 'text', max: 'settlementReference' },
+});
+
+export function prepare(this: IExecuteFunctions, itemIndex: number, erp: ItemErp): Prepared {
+	const facture_id = getLocatorId(this, itemIndex, invoiceLocator, 'invoice');
+	const body = checkFields(this, itemIndex, bodySpecs, {
+		montant: this.getNodeParameter('montant', itemIndex),
+		mode: this.getNodeParameter('mode', itemIndex),
+		...(this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject),
+	});
 	return async () =>
-		await request.call(this, itemIndex, {
-			method: 'POST',
-			path: '/reglements',
-			body: { facture_id, ...body },
-		});
+		await erp.request({ method: 'POST', path: '/reglements', body: { facture_id, ...body } });
 }

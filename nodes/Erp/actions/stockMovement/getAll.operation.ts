@@ -2,8 +2,9 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { articleLocator, dateRangeFilters, listProperties } from '../common.descriptions';
-import type { Prepared } from '../utils';
-import { prepareGetMany, readDatedFilters } from '../utils';
+import type { ItemErp, Prepared } from '../erp';
+import { fieldSpecs } from '../fields';
+import { prepareGetMany, readDatedFilters } from '../lists';
 
 const properties = listProperties([
 	{
@@ -19,9 +20,11 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export function prepare(this: IExecuteFunctions, itemIndex: number): Prepared {
-	const filters = readDatedFilters(this, itemIndex, {
-		articleId: { label: 'Article', api: 'article_id', kind: 'locator', idKind: 'article' },
-	});
-	return prepareGetMany(this, itemIndex, '/stock/mouvements', filters);
+const filterSpecs = fieldSpecs(properties, {
+	articleId: { api: 'article_id', kind: 'locator', idKind: 'article' },
+});
+
+export function prepare(this: IExecuteFunctions, itemIndex: number, erp: ItemErp): Prepared {
+	const filters = readDatedFilters(this, itemIndex, filterSpecs);
+	return prepareGetMany(this, itemIndex, erp, '/stock/mouvements', filters);
 }

@@ -1,13 +1,53 @@
-// Input checks run before any request. Each failure is a NodeOperationError that names the
-// parameter (as shown in the editor) and the item; nothing is rounded, trimmed into shape or guessed.
-import type { INode } from 'n8n-workflow';
+// The one input check of the nodes: operations, request options and trigger options read their
+// parameters through these. Each failure is a NodeOperationError, raised before any request, with
+// one message format: `Invalid value for "<label>": <problem> [item N]`, where the label is the
+// parameter as shown in the editor (see `labelOf`). Nothing is rounded, trimmed into shape or guessed.
+import type { INode, INodeProperties, INodePropertyCollection } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-/** Where a value came from: the node, the parameter's display name and the input item. */
+/** Where a value came from: the node, the parameter's display name and the input item (none for a trigger). */
 export interface ValueSource {
 	node: INode;
 	label: string;
-	itemIndex: number;
+	itemIndex?: number;
+}
+
+type Described = INodeProperties | INodePropertyCollection;
+
+/** The parameter or option `name` among `properties`, or among the options of their collections. */
+export function findProperty(
+	properties: readonly Described[],
+	name: string,
+): INodeProperties | undefined {
+	for (const property of properties) {
+		if ('name' in property && property.name === name && 'type' in property) return property;
+	}
+	for (const property of properties) {
+		const nested =
+			'values' in property ? property.values : 'options' in property ? property.options : undefined;
+		if (!Array.isArray(nested) || !nested.every((o) => typeof o === 'object' && 'displayName' in o))
+			continue;
+		const found = findProperty(nested as Described[], name);
+		if (found) return found;
+	}
+	return undefined;
+}
+
+/**
+ * The label of a parameter as the editor shows it, from its description: `labelOf(props, 'limit')`
+ * gives "Limit"; `labelOf(props, 'requestOptions', 'idempotency')` gives
+ * "Request Options › Idempotency Key". Each name is looked up under the one before it.
+ */
+export function labelOf(properties: readonly Described[], ...names: string[]): string {
+	const labels: string[] = [];
+	let scope = properties;
+	for (const name of names) {
+		const property = findProperty(scope, name);
+		if (!property) throw new Error(`No parameter "${names.join('.')}" in the description`);
+		labels.push(property.displayName);
+		scope = (property.options ?? []) as Described[];
+	}
+	return labels.join(' › ');
 }
 
 export function invalid(
@@ -15,8 +55,12 @@ export function invalid(
 	problem: string,
 	description?: string,
 ): NodeOperationError {
-	// An AI Agent calls the tool variant (type "…Tool") with one item: the item number means nothing to the model.
-	const where = String(source.node.type).endsWith('Tool') ? '' : ` [item ${source.itemIndex}]`;
+	// An AI Agent calls the tool variant (type "…Tool") with one item: the item number means nothing
+	// to the model. A trigger's options belong to no item.
+	const where =
+		source.itemIndex === undefined || String(source.node.type).endsWith('Tool')
+			? ''
+			: ` [item ${source.itemIndex}]`;
 	return new NodeOperationError(
 		source.node,
 		`Invalid value for "${source.label}": ${problem}${where}`,
@@ -25,7 +69,7 @@ export function invalid(
 }
 
 /** The value as shown in a message: long values are cut (an oversized one stays readable). */
-function show(value: unknown): string {
+export function show(value: unknown): string {
 	if (value === undefined) return 'nothing';
 	let text: string;
 	try {
@@ -72,7 +116,7 @@ export function toInteger(
 
 /**
  * The longest text the node sends, in characters, per kind of value. The API spec states no
- * limits: these are the contract's assumed limits (README, "API assumptions"). They are checked
+ * limits: these are the limits assumed in docs/api-contract.md (README, "API assumptions"). They are checked
  * before any request, so an oversized value fails naming its parameter instead of reaching the ERP.
  */
 export const MAX_LENGTH = {
@@ -92,7 +136,7 @@ export const MAX_LENGTH = {
 	externalReference: 200,
 	/** Settlement `reference`. */
 	settlementReference: 200,
-	/** Free-text list filters: `q`, `reference`, `compte`. */
+	/** Free-text list filters: `q`, `compte` (the article `reference` filter is checked as `articleReference`). */
 	filter: 200,
 	/** Any identifier: art_…, cli_…, fac_…, a category. */
 	id: 100,
@@ -229,62 +273,4 @@ export function toEnum<T extends string>(
 		throw invalid(source, `expected one of ${allowed.join(', ')}, got ${show(value)}`);
 	}
 	return value as T;
-}
-
-/**
- * A path relative to the credential's Base URL (which ends in /v1), for the API Request operation:
- * `/paie/bulletins` or `paie/bulletins`. Everything that could take the request elsewhere is
- * refused: an absolute or protocol-relative URL, backslashes, `.` and `..` segments (also
- * percent-encoded, which URL parsers resolve like plain ones), encoded slashes, empty segments.
- * So are a query string (Query Parameters carry it), spaces and control characters, and a
- * leading /v1 (the Base URL has it already).
- */
-export function toApiPath(source: ValueSource, value: unknown): string {
-	const text = toText(source, value, 'apiPath');
-	const refuse = (problem: string, description?: string) => {
-		throw invalid(source, problem, description);
-	};
-	const stay = 'The node only calls addresses under the Base URL of the credential.';
-	if (/^[a-z][a-z0-9+.-]*:/i.test(text)) {
-		refuse(
-			'a full URL is not accepted, only the path after the Base URL (e.g. /paie/bulletins)',
-			stay,
-		);
-	}
-	if (text.startsWith('//'))
-		refuse('a path starting with // is not accepted (it names a host)', stay);
-	if (text.includes('\\')) refuse('a backslash is not accepted', stay);
-	if (/[?#]/.test(text)) {
-		refuse(
-			'a query string is not accepted in the path: add each parameter under "Query Parameters"',
-		);
-	}
-	if (
-		/\s/.test(text) ||
-		[...text].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)
-	) {
-		refuse('spaces and control characters are not accepted: percent-encode them (a space is %20)');
-	}
-	const path = text.startsWith('/') ? text : `/${text}`;
-	const segments = path.slice(1).split('/');
-	segments.forEach((segment, i) => {
-		if (segment === '' && i < segments.length - 1)
-			refuse('empty path segments (//) are not accepted');
-		let decoded = '';
-		try {
-			decoded = decodeURIComponent(segment);
-		} catch {
-			refuse(`"${segment}" is not valid percent-encoding`);
-		}
-		if (decoded === '.' || decoded === '..') {
-			refuse('"." and ".." segments are not accepted, percent-encoded or not', stay);
-		}
-		if (/[/\\]/.test(decoded))
-			refuse('an encoded slash or backslash (%2F, %5C) is not accepted', stay);
-	});
-	if (path === '/') refuse('give the path of an endpoint, e.g. /paie/bulletins');
-	if (/^\/v1(\/|$)/i.test(path)) {
-		refuse('the Base URL already ends in /v1: give the path after it, e.g. /paie/bulletins');
-	}
-	return path;
 }

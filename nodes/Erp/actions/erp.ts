@@ -1,0 +1,53 @@
+// The ERP API for one input item: its request options read once, and every call bound to the item,
+// so that every error names it. The router makes one per item and hands it to the operation.
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import type { ErpRequest, ErpRequestSettings } from '../../shared/transport';
+import {
+	erpApiRequest,
+	erpApiResponse,
+	erpGetMany,
+	erpPaginate,
+	getRequestSettings,
+} from '../../shared/transport';
+
+/** What an operation returns for one input item: one record or a list of records. */
+export type OperationResult = IDataObject | IDataObject[];
+
+/** The request step of an operation, built once the item's parameters passed every check. */
+export type Prepared = () => Promise<OperationResult>;
+
+/** A request without its item: the item is the one of the ItemErp. */
+export type ItemRequest = Omit<ErpRequest, 'itemIndex'>;
+type PageOptions = Omit<NonNullable<Parameters<typeof erpPaginate>[2]>, 'itemIndex'>;
+type ListOptions = Omit<Parameters<typeof erpGetMany>[2], 'itemIndex'>;
+
+export interface ItemErp {
+	readonly itemIndex: number;
+	/** The item's Request Options, checked (read once). */
+	readonly settings: ErpRequestSettings;
+	request(request: ItemRequest): Promise<IDataObject>;
+	response(request: ItemRequest): Promise<{ statusCode: number; body: unknown }>;
+	paginate(path: string, qs: IDataObject, options?: PageOptions): AsyncGenerator<IDataObject[]>;
+	getMany(path: string, qs: IDataObject, options: ListOptions): Promise<IDataObject[]>;
+}
+
+/**
+ * The transport's calls for item `itemIndex`. Reads and checks the item's Request Options now
+ * (a bad one throws before any request).
+ */
+export function erpFor(ctx: IExecuteFunctions, itemIndex: number): ItemErp {
+	const settings = getRequestSettings(ctx, itemIndex);
+	return {
+		itemIndex,
+		settings,
+		request: async (request) =>
+			(await erpApiRequest.call(ctx, { ...request, itemIndex }, settings)) as IDataObject,
+		response: async (request) =>
+			await erpApiResponse.call(ctx, { ...request, itemIndex }, settings),
+		paginate: (path, qs, options = {}) =>
+			erpPaginate.call(ctx, path, qs, { ...options, itemIndex }, settings),
+		getMany: async (path, qs, options) =>
+			await erpGetMany.call(ctx, path, qs, { ...options, itemIndex }, settings),
+	};
+}
