@@ -1,9 +1,9 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports */
 // Contract tests: resource endpoints, pagination, filters, validation and business effects.
 import assert from 'node:assert/strict';
-import { afterAll, beforeAll, beforeEach, describe, it } from '@jest/globals';
+import { describe, it } from '@jest/globals';
 import type { z } from 'zod/v4';
-import { DEMO_KEYS, startSandbox } from '../../sandbox';
+import { DEMO_KEYS } from '../../sandbox';
 import {
 	articleSchema,
 	clientSchema,
@@ -11,19 +11,11 @@ import {
 	factureSchema,
 	mouvementSchema,
 } from '../../sandbox/schemas';
-import { call, control, errorCode, type Answer } from '../../sandbox';
+import { control, errorCode, type Answer } from '../../sandbox';
+import { useSandbox } from '../harness/sandbox';
 
-let sandbox: Awaited<ReturnType<typeof startSandbox>>;
-const api = (method: string, path: string, options?: Parameters<typeof call>[3]) =>
-	call(sandbox.baseUrl, method, path, options);
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ port: 0, rateLimit: false });
-});
-afterAll(() => sandbox.close());
-beforeEach(async () => {
-	assert.equal((await control(sandbox.url, 'reset', {})).status, 200);
-});
+const sandbox = useSandbox({ rateLimit: false, reset: 'beforeEach' });
+const api = sandbox.api;
 
 /** Follows next_cursor to the end; fails on a repeated cursor. */
 async function readAll(

@@ -5,26 +5,17 @@
  * /_sandbox/stats and state, not only the node's output.
  */
 import assert from 'node:assert/strict';
-import { afterAll, afterEach, beforeAll, describe, test } from '@jest/globals';
+import { describe, test } from '@jest/globals';
 
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { DEMO_KEYS, startSandbox } from '../../sandbox';
-import type { SandboxHandle } from '../../sandbox';
+import { DEMO_KEYS } from '../../sandbox';
 import { TestCredentials } from '../harness';
 import { startRecordingServer } from '../harness/fixtures';
+import { useSandbox } from '../harness/sandbox';
 import { api, apiKeyCredentials, control, newKey, runCall, stats } from './helpers';
 
-let sb: SandboxHandle;
-beforeAll(async () => {
-	sb = await startSandbox({ port: 0 });
-});
-afterAll(async () => {
-	await sb.close();
-});
-afterEach(async () => {
-	await control(sb.url, 'reset', {});
-});
+const sb = useSandbox({ reset: 'afterEach' });
 
 const newArticle = (reference: string): IDataObject => ({
 	reference,
