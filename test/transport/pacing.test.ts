@@ -21,15 +21,41 @@ import {
 	pruneBudgets,
 	reserve,
 } from '../../nodes/shared/transport/rateLimit';
-import type { Budget } from '../../nodes/shared/transport/rateLimit';
+import type { Budget, ObservedAnswer, RateLimitInfo } from '../../nodes/shared/transport/rateLimit';
 
 const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
 const MARGIN = RESET_MARGIN_SECONDS * 1000;
 
-const ok = (remaining: number, resetSeconds: number, limit = 10) => ({
+type Reply = Pick<ObservedAnswer, 'status' | 'info'>;
+
+const ok = (remaining: number, resetSeconds: number, limit = 10): Reply => ({
 	status: 200,
 	info: { limit, remaining, resetSeconds },
 });
+const tooMany = (info: RateLimitInfo): Reply => ({ status: 429, info });
+
+/** The reply to a paced request sent at `sentAtMs`, seen by the budget at `answeredAtMs`. */
+function answer(
+	budget: Budget,
+	sentAtMs: number,
+	probe: boolean,
+	reply: Reply,
+	answeredAtMs: number,
+) {
+	observeAnswer(budget, { ...reply, sentAtMs, probe, paced: true }, answeredAtMs);
+}
+
+/** One request: its slot taken at `sentAtMs`, its reply seen at `answeredAtMs`. */
+function roundTrip(
+	budget: Budget,
+	sentAtMs: number,
+	probe: boolean,
+	reply: Reply,
+	answeredAtMs: number,
+) {
+	reserve(budget, sentAtMs, probe);
+	answer(budget, sentAtMs, probe, reply, answeredAtMs);
+}
 
 /** A budget past its first window (not shared), with a known window. */
 function knownBudget(remaining: number, endsInMs: number): Budget {
@@ -44,16 +70,11 @@ function knownBudget(remaining: number, endsInMs: number): Budget {
 describe('decisions', () => {
 	test("a 429 waits for the server's Retry-After, not for the end of a longer window", () => {
 		const budget = knownBudget(9, 60_000);
-		reserve(budget, NOW, false);
-		observeAnswer(
+		roundTrip(
 			budget,
-			{
-				status: 429,
-				info: { limit: 10, remaining: 8, resetSeconds: 60, retryAfterSeconds: 1 },
-				sentAtMs: NOW,
-				probe: false,
-				paced: true,
-			},
+			NOW,
+			false,
+			tooMany({ limit: 10, remaining: 8, resetSeconds: 60, retryAfterSeconds: 1 }),
 			NOW,
 		);
 		assert.equal(budget.remaining, 0);
@@ -76,7 +97,7 @@ describe('decisions', () => {
 		});
 		reserve(budget, NOW, true);
 		assert.equal(paceDecision(budget, 0, NOW).action, 'wait', 'one probe at a time');
-		observeAnswer(budget, { ...ok(9, 10), sentAtMs: NOW, probe: true, paced: true }, NOW + 5);
+		answer(budget, NOW, true, ok(9, 10), NOW + 5);
 		assert.equal(budget.probing, false);
 		assert.equal(budget.inFlight, 0);
 		assert.equal(budget.remaining, 9);
@@ -109,28 +130,12 @@ describe('decisions', () => {
 
 	test('no RateLimit headers: requests go at once, as before; a bare Retry-After closes the window for that long', () => {
 		const budget = newBudget(NOW);
-		reserve(budget, NOW, true);
-		observeAnswer(
-			budget,
-			{ status: 200, info: {}, sentAtMs: NOW, probe: true, paced: true },
-			NOW + 5,
-		);
+		roundTrip(budget, NOW, true, { status: 200, info: {} }, NOW + 5);
 		assert.equal(budget.unpaced, true);
 		for (const position of [0, 1, 50]) {
 			assert.deepEqual(paceDecision(budget, position, NOW + 10), { action: 'send', probe: false });
 		}
-		reserve(budget, NOW + 10, false);
-		observeAnswer(
-			budget,
-			{
-				status: 429,
-				info: { retryAfterSeconds: 3 },
-				sentAtMs: NOW + 10,
-				probe: false,
-				paced: true,
-			},
-			NOW + 20,
-		);
+		roundTrip(budget, NOW + 10, false, tooMany({ retryAfterSeconds: 3 }), NOW + 20);
 		assert.deepEqual(paceDecision(budget, 0, NOW + 20), {
 			action: 'wait',
 			ms: 3000 + MARGIN,
@@ -144,25 +149,12 @@ describe('decisions', () => {
 		reserve(budget, NOW + 100, false);
 		reserve(budget, NOW + 100, false);
 		// The later request's answer first (7 left), then the earlier one's (8 left).
-		observeAnswer(
-			budget,
-			{ ...ok(7, 2), sentAtMs: NOW + 100, probe: false, paced: true },
-			NOW + 600,
-		);
-		observeAnswer(
-			budget,
-			{ ...ok(8, 2), sentAtMs: NOW + 100, probe: false, paced: true },
-			NOW + 700,
-		);
+		answer(budget, NOW + 100, false, ok(7, 2), NOW + 600);
+		answer(budget, NOW + 100, false, ok(8, 2), NOW + 700);
 		assert.equal(budget.remaining, 7);
 		assert.equal(budget.windowEndsAtMs, NOW + 2000);
 		// A request sent after the known end starts a new window with its own bound.
-		reserve(budget, NOW + 2100, true);
-		observeAnswer(
-			budget,
-			{ ...ok(9, 10), sentAtMs: NOW + 2100, probe: true, paced: true },
-			NOW + 2110,
-		);
+		roundTrip(budget, NOW + 2100, true, ok(9, 10), NOW + 2110);
 		assert.equal(budget.remaining, 9);
 		assert.equal(budget.windowEndsAtMs, NOW + 12_110);
 	});
@@ -181,8 +173,7 @@ describe('decisions', () => {
 		assert.equal(isShared(budget, NOW), false);
 		// We sent 1 request in this window, yet the server counts 4 used: someone else uses the key.
 		budget.sentAtMs = [];
-		reserve(budget, NOW, false);
-		observeAnswer(budget, { ...ok(6, 10), sentAtMs: NOW, probe: false, paced: true }, NOW + 10);
+		roundTrip(budget, NOW, false, ok(6, 10), NOW + 10);
 		assert.equal(isShared(budget, NOW + 10), true);
 		// ceil(6 / 2) = 3 slots for us now.
 		assert.equal(paceDecision(budget, 2, NOW + 10).action, 'send');
@@ -191,16 +182,11 @@ describe('decisions', () => {
 		assert.equal(isShared(budget, NOW + 10 + 25_000), true);
 		assert.equal(isShared(budget, NOW + 10 + 45_000), false);
 		// A 429 our count did not foresee while shared: one more consumer assumed.
-		reserve(budget, NOW + 20, false);
-		observeAnswer(
+		roundTrip(
 			budget,
-			{
-				status: 429,
-				info: { limit: 10, remaining: 0, resetSeconds: 10, retryAfterSeconds: 10 },
-				sentAtMs: NOW + 20,
-				probe: false,
-				paced: true,
-			},
+			NOW + 20,
+			false,
+			tooMany({ limit: 10, remaining: 0, resetSeconds: 10, retryAfterSeconds: 10 }),
 			NOW + 30,
 		);
 		assert.equal(budget.consumers, 3);
@@ -208,8 +194,7 @@ describe('decisions', () => {
 
 	test('first window: our share rounded up (a lone process uses it all); once others are seen: rounded down', () => {
 		const budget = newBudget(NOW);
-		reserve(budget, NOW, true);
-		observeAnswer(budget, { ...ok(7, 10, 8), sentAtMs: NOW, probe: true, paced: true }, NOW + 5);
+		roundTrip(budget, NOW, true, ok(7, 10, 8), NOW + 5);
 		assert.equal(isShared(budget, NOW + 5), false);
 		// ceil(7 / 2) = 4 now; the others wait for answers, not for the reset: the window has slots.
 		assert.equal(paceDecision(budget, 3, NOW + 5).action, 'send');
@@ -219,12 +204,7 @@ describe('decisions', () => {
 			reason: 'answer',
 		});
 		// The next window is ours alone unless something shows otherwise (1 used: our probe).
-		reserve(budget, NOW + 10_100, true);
-		observeAnswer(
-			budget,
-			{ ...ok(9, 10), sentAtMs: NOW + 10_100, probe: true, paced: true },
-			NOW + 10_105,
-		);
+		roundTrip(budget, NOW + 10_100, true, ok(9, 10), NOW + 10_105);
 		assert.equal(paceDecision(budget, 8, NOW + 10_105).action, 'send');
 		// 1 left while shared: floor(1 / 2) = 0, so two processes cannot both take it.
 		budget.sharedUntilMs = NOW + 60_000;
