@@ -344,6 +344,15 @@ function simulate(options: {
 	};
 }
 
+/** A burst in the order of the table below: limit per window, window, latency, executions, requests each. */
+const burst = (
+	limit: number,
+	windowSeconds: number,
+	latencyMs: number,
+	executions: number,
+	requestsEach: number,
+) => ({ limit, windowSeconds, latencyMs, executions, requestsEach });
+
 describe('many concurrent executions sharing one key (fake time)', () => {
 	for (const [limit, windowSeconds, latencyMs, executions, requestsEach] of [
 		[30, 10, 5, 30, 6],
@@ -353,7 +362,7 @@ describe('many concurrent executions sharing one key (fake time)', () => {
 		[5, 1, 10, 8, 4],
 	]) {
 		test(`${executions} executions x ${requestsEach} requests, ${limit} per ${windowSeconds} s, ${latencyMs} ms: no 429, the ceiling used`, () => {
-			const run = simulate({ limit, windowSeconds, latencyMs, executions, requestsEach });
+			const run = simulate(burst(limit, windowSeconds, latencyMs, executions, requestsEach));
 			assert.equal(run.done, executions);
 			assert.equal(run.accepted, executions * requestsEach);
 			assert.equal(run.refused, 0, `${run.refused} answered 429`);
@@ -366,27 +375,14 @@ describe('many concurrent executions sharing one key (fake time)', () => {
 	}
 
 	test('control: without the budget the same burst is answered 429 many times', () => {
-		const run = simulate({
-			limit: 30,
-			windowSeconds: 10,
-			latencyMs: 5,
-			executions: 30,
-			requestsEach: 6,
-			naive: true,
-		});
+		const run = simulate({ ...burst(30, 10, 5, 30, 6), naive: true });
 		assert.equal(run.done, 30);
 		assert.ok(run.refused > 30, `${run.refused} answered 429`);
 	});
 
 	test('no herd at the reset: the first request of each new window is alone until its answer', () => {
 		const latencyMs = 40;
-		const run = simulate({
-			limit: 10,
-			windowSeconds: 2,
-			latencyMs,
-			executions: 20,
-			requestsEach: 3,
-		});
+		const run = simulate(burst(10, 2, latencyMs, 20, 3));
 		assert.equal(run.refused, 0);
 		// Windows start at the first arrival after the previous one ended; the next arrival comes
 		// only after the probe's answer made it back (a full round trip later).
@@ -405,13 +401,7 @@ describe('many concurrent executions sharing one key (fake time)', () => {
 	});
 
 	test('slots are handed out first come, first served', () => {
-		const run = simulate({
-			limit: 5,
-			windowSeconds: 1,
-			latencyMs: 10,
-			executions: 12,
-			requestsEach: 1,
-		});
+		const run = simulate(burst(5, 1, 10, 12, 1));
 		assert.deepEqual(
 			run.admitted,
 			[...run.admitted].sort((a, b) => a - b),
@@ -420,25 +410,10 @@ describe('many concurrent executions sharing one key (fake time)', () => {
 	});
 
 	test('two processes on one key: few 429s, measured against the same burst without the budget', () => {
-		const shared = simulate({
-			limit: 30,
-			windowSeconds: 10,
-			latencyMs: 20,
-			executions: 40,
-			requestsEach: 6,
-			processes: 2,
-		});
+		const shared = simulate({ ...burst(30, 10, 20, 40, 6), processes: 2 });
 		assert.equal(shared.done, 40);
 		assert.ok(shared.refusedShare < 0.05, `429 share ${(shared.refusedShare * 100).toFixed(1)} %`);
-		const naive = simulate({
-			limit: 30,
-			windowSeconds: 10,
-			latencyMs: 20,
-			executions: 40,
-			requestsEach: 6,
-			processes: 2,
-			naive: true,
-		});
+		const naive = simulate({ ...burst(30, 10, 20, 40, 6), processes: 2, naive: true });
 		process.stdout.write(
 			`# ${`two processes: ${shared.refused}/${shared.accepted + shared.refused} answered 429; control: ${naive.refused}/${naive.accepted + naive.refused}`}\n`,
 		);
