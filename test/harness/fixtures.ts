@@ -14,8 +14,27 @@ import type {
 	IHttpRequestMethods,
 	INodeExecutionData,
 	INodeType,
+	INodeTypeDescription,
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+
+/**
+ * The description of a test-only node: version 1, one main input and one main output, its
+ * default name its display name unless `defaults` says otherwise.
+ */
+export function testNodeDescription(
+	description: Pick<INodeTypeDescription, 'displayName' | 'name' | 'description' | 'properties'> &
+		Partial<INodeTypeDescription>,
+): INodeTypeDescription {
+	return {
+		group: ['transform'],
+		version: 1,
+		defaults: { name: description.displayName },
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		...description,
+	};
+}
 
 /**
  * `harness.httpCall`: for each item, one `httpRequestWithAuthentication(credentialType, ...)`
@@ -23,21 +42,17 @@ import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
  */
 export const HTTP_CALL_NODE_TYPE = 'harness.httpCall';
 export const httpCallNode: INodeType = {
-	description: {
+	description: testNodeDescription({
 		displayName: 'HTTP Call (harness)',
 		name: 'httpCall',
-		group: ['transform'],
-		version: 1,
 		description: 'Calls a URL with a credential',
 		defaults: { name: 'HTTP Call' },
-		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
 		properties: [
 			{ displayName: 'Credential Type', name: 'credentialType', type: 'string', default: '' },
 			{ displayName: 'URL', name: 'url', type: 'string', default: '' },
 			{ displayName: 'Method', name: 'method', type: 'string', default: 'GET' },
 		],
-	},
+	}),
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const items = this.getInputData();
 		const out: INodeExecutionData[] = [];

@@ -10,9 +10,13 @@ import type {
 	INodeExecutionData,
 	INodeType,
 } from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { HTTP_CALL_NODE_TYPE, httpCallNode, startRecordingServer } from './fixtures';
+import {
+	HTTP_CALL_NODE_TYPE,
+	httpCallNode,
+	startRecordingServer,
+	testNodeDescription,
+} from './fixtures';
 import type { RecordingServer } from './fixtures';
 import { START_NODE_NAME, TestCredentials, runWorkflow } from './index';
 
@@ -72,17 +76,12 @@ const types = { genericApi, guardedApi, sessionApi };
 
 /** Copies its input, counts its runs in the node's static data, and fails on `fail: true` items. */
 const countNode: INodeType = {
-	description: {
+	description: testNodeDescription({
 		displayName: 'Count',
 		name: 'count',
-		group: ['transform'],
-		version: 1,
 		description: '',
-		defaults: { name: 'Count' },
-		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
 		properties: [],
-	},
+	}),
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const staticData = this.getWorkflowStaticData('node');
 		staticData.runs = ((staticData.runs as number | undefined) ?? 0) + 1;
