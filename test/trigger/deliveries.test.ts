@@ -119,24 +119,11 @@ describe('real deliveries from the sandbox', () => {
 		});
 		assert.equal(second.status, 201);
 		// paie.validee and tva.declaree have no endpoint: the sandbox's test-only emitter.
-		assert.equal(
-			(
-				await control(sandbox, 'POST', '/events', {
-					type: 'paie.validee',
-					data: { periode: '2026-11', salaries: 12 },
-				})
-			).status,
-			200,
-		);
-		assert.equal(
-			(
-				await control(sandbox, 'POST', '/events', {
-					type: 'tva.declaree',
-					data: { periode: '2026-10', montant: 48200 },
-				})
-			).status,
-			200,
-		);
+		for (const event of [
+			{ type: 'paie.validee', data: { periode: '2026-11', salaries: 12 } },
+			{ type: 'tva.declaree', data: { periode: '2026-10', montant: 48200 } },
+		])
+			assert.equal((await control(sandbox, 'POST', '/events', event)).status, 200, event.type);
 
 		const events = await sandboxEvents();
 		assert.deepEqual(events.map((event) => event.type).sort(), [

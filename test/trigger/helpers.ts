@@ -44,22 +44,25 @@ export const api = (
 export const control = (sandbox: SandboxHandle, method: string, path: string, body?: unknown) =>
 	call(`${sandbox.url}/_sandbox${path}`, method, body);
 
-/** Every webhook registration in the sandbox (the list is paginated: follows next_cursor). */
-export async function listWebhooks(sandbox: SandboxHandle): Promise<IDataObject[]> {
+/** Every item of a list endpoint, read with the demo key page by page (follows next_cursor). */
+export async function listAll(sandbox: SandboxHandle, path: string): Promise<IDataObject[]> {
 	const all: IDataObject[] = [];
 	let cursor: string | null = null;
 	do {
 		const page: Answer = await api(
 			sandbox,
 			'GET',
-			`/webhooks?limit=100${cursor ? `&cursor=${cursor}` : ''}`,
+			`${path}?limit=100${cursor ? `&cursor=${cursor}` : ''}`,
 		);
-		if (page.status !== 200) throw new Error(`GET /webhooks answered ${page.status}`);
+		if (page.status !== 200) throw new Error(`GET ${path} answered ${page.status}`);
 		all.push(...page.body.data);
 		cursor = page.body.pagination.next_cursor;
 	} while (cursor);
 	return all;
 }
+
+/** Every webhook registration in the sandbox. */
+export const listWebhooks = (sandbox: SandboxHandle) => listAll(sandbox, '/webhooks');
 
 /** Polls `check` until it returns something other than undefined/false, or fails after `timeoutMs`. */
 export async function waitFor<T>(
