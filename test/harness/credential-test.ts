@@ -18,9 +18,7 @@ export function credentialTestNode(
 	test: ICredentialTestRequest,
 ): INodeType {
 	return {
-		description: testNodeDescription({
-			displayName: 'Credential Test',
-			name: 'credentialTest',
+		description: testNodeDescription('credentialTest', 'Credential Test', {
 			description: 'Runs the credential test request',
 			credentials: [{ name: credentialType, required: true }],
 			properties: [

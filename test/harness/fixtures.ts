@@ -20,19 +20,23 @@ import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 /**
  * The description of a test-only node: version 1, one main input and one main output, its
- * default name its display name unless `defaults` says otherwise.
+ * default name its display name unless `more.defaults` says otherwise.
  */
 export function testNodeDescription(
-	description: Pick<INodeTypeDescription, 'displayName' | 'name' | 'description' | 'properties'> &
-		Partial<INodeTypeDescription>,
+	name: string,
+	displayName: string,
+	more: Pick<INodeTypeDescription, 'properties'> & Partial<INodeTypeDescription>,
 ): INodeTypeDescription {
 	return {
+		name,
+		displayName,
+		description: '',
 		group: ['transform'],
 		version: 1,
-		defaults: { name: description.displayName },
+		defaults: { name: displayName },
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		...description,
+		...more,
 	};
 }
 
@@ -42,9 +46,7 @@ export function testNodeDescription(
  */
 export const HTTP_CALL_NODE_TYPE = 'harness.httpCall';
 export const httpCallNode: INodeType = {
-	description: testNodeDescription({
-		displayName: 'HTTP Call (harness)',
-		name: 'httpCall',
+	description: testNodeDescription('httpCall', 'HTTP Call (harness)', {
 		description: 'Calls a URL with a credential',
 		defaults: { name: 'HTTP Call' },
 		properties: [

@@ -149,9 +149,7 @@ afterAll(async () => {
 
 function leakyNode(leak: 'output' | 'error' | 'log'): INodeType {
 	return {
-		description: testNodeDescription({
-			displayName: 'Leaky',
-			name: 'leaky',
+		description: testNodeDescription('leaky', 'Leaky', {
 			description: 'Test-only: leaks a secret on purpose',
 			credentials: [
 				{ name: 'erpApi', required: false },

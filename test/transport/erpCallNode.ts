@@ -39,9 +39,7 @@ function asNodeError(
 }
 
 export const erpCallNode: INodeType = {
-	description: testNodeDescription({
-		displayName: 'ERP Call (test)',
-		name: 'erpCall',
+	description: testNodeDescription('erpCall', 'ERP Call (test)', {
 		description: 'Calls the ERP transport',
 		defaults: { name: 'ERP Call' },
 		credentials: erpCredentialsDescription,
