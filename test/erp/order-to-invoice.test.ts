@@ -4,22 +4,15 @@
 // references, from JSON) -> settle it in full, with the example's node parameters and order
 // mapping (test/transport/order-burst.ts, shared with the burst test). Checked in the sandbox's state.
 import assert from 'node:assert/strict';
-import { afterAll, beforeAll, test } from '@jest/globals';
+import { test } from '@jest/globals';
 
 import type { IDataObject } from 'n8n-workflow';
 
 import type { BurstOrder } from '../../scripts/order-burst';
 import { mapOrder, orderToInvoiceNodes } from '../transport/order-burst';
-import type { ErpTestEnv } from './setup';
-import { startErpTestEnv } from './setup';
+import { useErpTestEnv } from './setup';
 
-let env: ErpTestEnv;
-beforeAll(async () => {
-	env = await startErpTestEnv();
-});
-afterAll(async () => {
-	await env.close();
-});
+const env = useErpTestEnv();
 
 test('order to paid invoice in one workflow run', async () => {
 	const { body } = await env.api('GET', '/articles?limit=50');

@@ -2,7 +2,7 @@
 // Input checks of the ERP node: the pure validators, then each refusal through a workflow run,
 // with the sandbox showing that no request arrived.
 import assert from 'node:assert/strict';
-import { afterAll, beforeAll, describe, test } from '@jest/globals';
+import { describe, test } from '@jest/globals';
 
 import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
 
@@ -18,8 +18,7 @@ import {
 	toOptionalText,
 	toText,
 } from '../../nodes/Erp/actions/validation';
-import type { ErpTestEnv } from './setup';
-import { assertRefusedBeforeRequest, startErpTestEnv } from './setup';
+import { assertRefusedBeforeRequest, useErpTestEnv } from './setup';
 
 const src = { node: { name: 'ERP' } as INode, label: 'Field', itemIndex: 3 };
 
@@ -156,13 +155,7 @@ describe('validators', () => {
 });
 
 describe('refusals in a workflow, before any request', () => {
-	let env: ErpTestEnv;
-	beforeAll(async () => {
-		env = await startErpTestEnv();
-	});
-	afterAll(async () => {
-		await env.close();
-	});
+	const env = useErpTestEnv();
 
 	const article = {
 		resource: 'article',
