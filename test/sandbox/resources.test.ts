@@ -286,6 +286,15 @@ describe('invoices and settlements', () => {
 		return r.json;
 	}
 
+	/** POST /factures for client cli_00000001 with these [article id, quantity] lines. */
+	const postInvoice = (lines: Array<[string, number]>) =>
+		api('POST', '/factures', {
+			body: {
+				client_id: 'cli_00000001',
+				lignes: lines.map(([article_id, quantite]) => ({ article_id, quantite })),
+			},
+		});
+
 	it('issues an invoice: totals (half up), stock out, movements, ledger entries', async () => {
 		const a = await newArticle({ prix_ht: 3, tva: 5000, stock: 10 }); // 3 * 50 % = 1.5 -> 2 per unit line of 1
 		const b = await newArticle({ prix_ht: 1999, tva: 550, stock: 5 });
@@ -367,15 +376,10 @@ describe('invoices and settlements', () => {
 		const a = await newArticle({ prix_ht: 100, tva: 2000, stock: 10 });
 		const b = await newArticle({ prix_ht: 100, tva: 2000, stock: 2 });
 		const invoicesBefore = (await control(sandbox.url, 'stats')).json.invoices;
-		const r = await api('POST', '/factures', {
-			body: {
-				client_id: 'cli_00000001',
-				lignes: [
-					{ article_id: a.id, quantite: 5 },
-					{ article_id: b.id, quantite: 3 },
-				],
-			},
-		});
+		const r = await postInvoice([
+			[a.id, 5],
+			[b.id, 3],
+		]);
 		assert.equal(r.status, 409);
 		assert.equal(errorCode(r), 'insufficient_stock');
 		assert.equal(r.json.error.details[0].field, 'lignes[1].quantite');
@@ -386,15 +390,10 @@ describe('invoices and settlements', () => {
 		);
 		assert.equal((await control(sandbox.url, 'stats')).json.invoices, invoicesBefore);
 		// The same article twice counts both lines.
-		const twice = await api('POST', '/factures', {
-			body: {
-				client_id: 'cli_00000001',
-				lignes: [
-					{ article_id: b.id, quantite: 2 },
-					{ article_id: b.id, quantite: 1 },
-				],
-			},
-		});
+		const twice = await postInvoice([
+			[b.id, 2],
+			[b.id, 1],
+		]);
 		assert.equal(errorCode(twice), 'insufficient_stock');
 	});
 

@@ -45,19 +45,11 @@ beforeAll(async () => {
 	credentials = new TestCredentials({
 		erpApi: { apiKey: DEMO_KEYS.full, environment: 'sandbox', baseUrl: sandbox.baseUrl },
 	});
-	all = await activateTrigger({
-		parameters: { events: ['*'] },
-		credentials,
-		listen: true,
-		workflowId: 'dl-all',
-	});
+	const listening = (events: string[], workflowId: string) =>
+		activateTrigger({ parameters: { events }, credentials, listen: true, workflowId });
+	all = await listening(['*'], 'dl-all');
 	allListener = await all.listen();
-	salesOnly = await activateTrigger({
-		parameters: { events: ['vente.creee'] },
-		credentials,
-		listen: true,
-		workflowId: 'dl-sales',
-	});
+	salesOnly = await listening(['vente.creee'], 'dl-sales');
 	salesListener = await salesOnly.listen();
 });
 afterAll(async () => {
