@@ -165,6 +165,7 @@ describe('refusals in a workflow, before any request', () => {
 		prix_ht: 1000,
 		tva: 2000,
 	};
+	const settlement = { resource: 'settlement', operation: 'create', montant: 100, mode: 'carte' };
 
 	test('article create: price, VAT, stock, threshold, reference', async () => {
 		await assertRefusedBeforeRequest(env, { ...article, prix_ht: 12.5 }, 'Unit Price (Cents)');
@@ -233,11 +234,8 @@ describe('refusals in a workflow, before any request', () => {
 		await assertRefusedBeforeRequest(
 			env,
 			{
-				resource: 'settlement',
-				operation: 'create',
+				...settlement,
 				invoiceId: { __rl: true, mode: 'list', value: '={{ "cli_00000001" }}' },
-				montant: 100,
-				mode: 'carte',
 			},
 			'Invoice',
 		);
@@ -252,11 +250,8 @@ describe('refusals in a workflow, before any request', () => {
 		await assertRefusedBeforeRequest(
 			env,
 			{
-				resource: 'settlement',
-				operation: 'create',
+				...settlement,
 				invoiceId: { __rl: true, mode: 'id', value: 'fac_00000001' },
-				montant: 100,
-				mode: 'carte',
 				additionalFields: { date: '2026-02-30' },
 			},
 			'Date',
