@@ -38,6 +38,8 @@ test('order to paid invoice in one workflow run', async () => {
 	const [settlement] = result.output('Record settlement');
 	assert.equal(settlement.facture_id, issued.id);
 	assert.equal(settlement.montant, issued.total_ttc);
+	assert.equal(settlement.mode, 'carte');
+	assert.equal(settlement.reference, 'Order WEB-2026-0042', "the example's settlement reference");
 
 	const invoice = (await env.api('GET', `/factures/${String(issued.id)}`)).body;
 	assert.equal(invoice.client_id, client.id);

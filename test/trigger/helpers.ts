@@ -2,6 +2,7 @@
 // Shared by the trigger tests: calls to the sandbox (API and control), polling, and deliveries
 // signed by the `standardwebhooks` package (the scheme's reference implementation).
 import { jest } from '@jest/globals';
+import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 
@@ -54,7 +55,7 @@ export async function listAll(sandbox: SandboxHandle, path: string): Promise<IDa
 			'GET',
 			`${path}?limit=100${cursor ? `&cursor=${cursor}` : ''}`,
 		);
-		if (page.status !== 200) throw new Error(`GET ${path} answered ${page.status}`);
+		assert.equal(page.status, 200, `GET ${path}`);
 		all.push(...page.body.data);
 		cursor = page.body.pagination.next_cursor;
 	} while (cursor);
