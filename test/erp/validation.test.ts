@@ -210,27 +210,17 @@ describe('refusals in a workflow, before any request', () => {
 			{ resource: 'article', operation: 'update', articleId, updateFields: { stock: 1.5 } },
 			'Stock',
 		);
+		const getArticle = (mode: string, value: string) => ({
+			resource: 'article',
+			operation: 'get',
+			articleId: { __rl: true, mode, value },
+		});
 		for (const value of ['', 'cli_00000001', '12']) {
-			await assertRefusedBeforeRequest(
-				env,
-				{
-					resource: 'article',
-					operation: 'get',
-					articleId: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
-				},
-				'Article',
-				{ input: [{ id: value }] },
-			);
+			await assertRefusedBeforeRequest(env, getArticle('id', '={{ $json.id }}'), 'Article', {
+				input: [{ id: value }],
+			});
 		}
-		await assertRefusedBeforeRequest(
-			env,
-			{
-				resource: 'article',
-				operation: 'get',
-				articleId: { __rl: true, mode: 'reference', value: '={{ "" }}' },
-			},
-			'Article',
-		);
+		await assertRefusedBeforeRequest(env, getArticle('reference', '={{ "" }}'), 'Article');
 		await assertRefusedBeforeRequest(
 			env,
 			{
