@@ -22,6 +22,13 @@ export type Emit = (type: EventType, data: Record<string, unknown>) => void;
 
 const today = (now: Date) => now.toISOString().slice(0, 10);
 
+/** The record with this id, or the 404 that names the resource. */
+function found<T>(records: { get(id: string): T | undefined }, resource: string, id: string): T {
+	const record = records.get(id);
+	if (!record) throw notFound(resource, id);
+	return record;
+}
+
 /** round(amount * rate / 10000), half up, in integer arithmetic (amounts are >= 0). */
 export function taxOf(amountHt: number, rateBp: number): number {
 	return Math.floor((amountHt * rateBp + 5000) / 10000);
@@ -93,8 +100,7 @@ export function updateArticle(
 	body: unknown,
 	now: Date,
 ): Article {
-	const article = store.articles.get(id);
-	if (!article) throw notFound('Article', id);
+	const article = found(store.articles, 'Article', id);
 	const input = validateBody(articleUpdateSchema, body);
 	const categorie =
 		input.categorie_id === undefined ? article.categorie : categorieOf(store, input.categorie_id);
@@ -384,9 +390,7 @@ export function businessRoutes(router: Router<Ctx>): void {
 		})
 		.add('GET', '/v1/articles/:id', (ctx, p) => {
 			ctx.requireScope('articles:read');
-			const a = ctx.store.articles.get(p.id);
-			if (!a) throw notFound('Article', p.id);
-			return json(200, a);
+			return json(200, found(ctx.store.articles, 'Article', p.id));
 		})
 		.add('PATCH', '/v1/articles/:id', (ctx, p) => {
 			ctx.requireScope('articles:write');
@@ -409,14 +413,11 @@ export function businessRoutes(router: Router<Ctx>): void {
 		})
 		.add('GET', '/v1/clients/:id', (ctx, p) => {
 			ctx.requireScope('clients:read');
-			const c = ctx.store.clients.get(p.id);
-			if (!c) throw notFound('Client', p.id);
-			return json(200, c);
+			return json(200, found(ctx.store.clients, 'Client', p.id));
 		})
 		.add('PATCH', '/v1/clients/:id', (ctx, p) => {
 			ctx.requireScope('clients:write');
-			const c = ctx.store.clients.get(p.id);
-			if (!c) throw notFound('Client', p.id);
+			const c = found(ctx.store.clients, 'Client', p.id);
 			const input = validateBody(clientUpdateSchema, ctx.body());
 			if (input.email !== undefined && input.email.toLowerCase() !== c.email.toLowerCase()) {
 				if (ctx.store.clientEmails.has(input.email.toLowerCase()))
@@ -454,9 +455,7 @@ export function businessRoutes(router: Router<Ctx>): void {
 		})
 		.add('GET', '/v1/factures/:id', (ctx, p) => {
 			ctx.requireScope('factures:read');
-			const f = ctx.store.factures.get(p.id);
-			if (!f) throw notFound('Invoice', p.id);
-			return json(200, f);
+			return json(200, found(ctx.store.factures, 'Invoice', p.id));
 		})
 		.add('POST', '/v1/reglements', (ctx) => {
 			ctx.requireScope('factures:write');

@@ -193,6 +193,27 @@ export async function checkBurst(
 	};
 }
 
+/**
+ * Every order of the plan POSTed at once to an n8n webhook (`webhookUrl`: the whole production
+ * URL, as the shop calls it); the answers, in the plan's order. Each may take up to 10 minutes.
+ */
+export async function postOrders(
+	webhookUrl: string,
+	plan: BurstPlan,
+): Promise<Array<{ status: number; text: string }>> {
+	return await Promise.all(
+		plan.orders.map(async (order) => {
+			const response = await fetch(webhookUrl, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify(order),
+				signal: AbortSignal.timeout(10 * 60_000),
+			});
+			return { status: response.status, text: await response.text() };
+		}),
+	);
+}
+
 /** The sandbox's counters now (pass to checkBurst as `before` when the sandbox was used earlier). */
 export async function sandboxStats(sandbox: SandboxUrls): Promise<Stats> {
 	return (await control(sandbox.url, 'stats')) as Stats;

@@ -14,6 +14,7 @@ import {
 	checkBurst,
 	freshKey,
 	idealDrainMs,
+	postOrders,
 	prepareBurst,
 	sandboxStats,
 } from '../../scripts/order-burst';
@@ -165,17 +166,7 @@ export async function runP6(context: FigureContext): Promise<P6Result> {
 						context,
 						async (plan) => {
 							const started = Date.now();
-							const answers = await Promise.all(
-								plan.orders.map(async (order) => {
-									const response = await fetch(`${queue.webhookUrl}/webhook/${webhookPath}`, {
-										method: 'POST',
-										headers: { 'content-type': 'application/json' },
-										body: JSON.stringify(order),
-										signal: AbortSignal.timeout(10 * 60_000),
-									});
-									return { status: response.status, text: await response.text() };
-								}),
-							);
+							const answers = await postOrders(`${queue.webhookUrl}/webhook/${webhookPath}`, plan);
 							const drainMs = Date.now() - started;
 							const executions = await queue.rest.executions(EXAMPLE_IDS.orderToInvoice, 100);
 							const errors = [

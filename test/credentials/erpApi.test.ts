@@ -6,13 +6,12 @@
  * (routing) node, here through n8n-core's WorkflowExecute against the sandbox.
  */
 import assert from 'node:assert/strict';
-import { afterAll, afterEach, beforeAll, describe, test } from '@jest/globals';
+import { describe, test } from '@jest/globals';
 
 import type { IHttpRequestOptions, INodeType } from 'n8n-workflow';
 
 import { ErpApi } from '../../credentials/ErpApi.credentials';
 import { DEMO_KEYS, startSandbox } from '../../sandbox';
-import type { SandboxHandle } from '../../sandbox';
 import { runWorkflow } from '../harness';
 import {
 	CREDENTIAL_TEST_TYPE,
@@ -20,7 +19,8 @@ import {
 	credentialTestVerdict,
 } from '../harness/credential-test';
 import { HTTP_CALL_NODE_TYPE, httpCallNode } from '../harness/fixtures';
-import { apiKeyCredentials, control, newKey, stats } from '../transport/helpers';
+import { useSandbox } from '../harness/sandbox';
+import { apiKeyCredentials, newKey, stats } from '../transport/helpers';
 
 const credentialType = new ErpApi();
 
@@ -33,16 +33,7 @@ const httpNode: INodeType = {
 const CREDENTIAL_TEST_NODE = credentialTestNode('erpApi', credentialType.test);
 
 describe('ErpApi credential', () => {
-	let sb: SandboxHandle;
-	beforeAll(async () => {
-		sb = await startSandbox({ port: 0 });
-	});
-	afterAll(async () => {
-		await sb.close();
-	});
-	afterEach(async () => {
-		await control(sb.url, 'reset', {});
-	});
+	const sb = useSandbox({ reset: 'afterEach' });
 
 	test('authenticate refuses mismatches without showing the key, and adds the Bearer header', async () => {
 		const request: IHttpRequestOptions = {

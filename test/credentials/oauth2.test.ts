@@ -5,24 +5,18 @@
  * used refresh token is refused. The scope defaults come from the credential type itself.
  */
 import assert from 'node:assert/strict';
-import { afterAll, beforeAll, describe, test } from '@jest/globals';
+import { describe, test } from '@jest/globals';
 
 import type { IDataObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import { DEMO_OAUTH_CLIENT, startSandbox } from '../../sandbox';
-import type { SandboxHandle } from '../../sandbox';
+import { DEMO_OAUTH_CLIENT } from '../../sandbox';
 import { TestCredentials, connectOAuth2 } from '../harness';
+import { useSandbox } from '../harness/sandbox';
 import { control, runCall, stats } from '../transport/helpers';
 
 describe('ERP OAuth2 credential', () => {
-	let sb: SandboxHandle;
-	beforeAll(async () => {
-		sb = await startSandbox({ port: 0 });
-	});
-	afterAll(async () => {
-		await sb.close();
-	});
+	const sb = useSandbox();
 
 	/** A credential as a user saves it: only the visible fields; URLs and scope come from defaults. */
 	const credential = () =>

@@ -3,20 +3,13 @@
 // cents gets a `<field>_decimal` in currency units next to it, and `tva` a `tva_percent`; the
 // API's integers stay as they are, and without the option nothing is added.
 import assert from 'node:assert/strict';
-import { afterAll, beforeAll, describe, test } from '@jest/globals';
+import { describe, test } from '@jest/globals';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import type { ErpTestEnv } from './setup';
-import { byId, startErpTestEnv } from './setup';
+import { byId, useErpTestEnv } from './setup';
 
-let env: ErpTestEnv;
-beforeAll(async () => {
-	env = await startErpTestEnv();
-});
-afterAll(async () => {
-	await env.close();
-});
+const env = useErpTestEnv();
 
 /** Every key of a record, nested ones as `parent.key` (array entries as `parent[].key`). */
 function keys(record: IDataObject, prefix = ''): string[] {

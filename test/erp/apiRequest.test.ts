@@ -2,22 +2,15 @@
 // ERP node, resource API Request (issue 17): any endpoint through the node's transport, run as
 // real workflows against the sandbox and checked in the sandbox's own state and counters.
 import assert from 'node:assert/strict';
-import { afterAll, beforeAll, beforeEach, describe, test } from '@jest/globals';
+import { beforeEach, describe, test } from '@jest/globals';
 
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { DEMO_KEYS } from '../../sandbox';
 import { httpStatusError } from '../../nodes/shared/transport/errors';
-import type { ErpTestEnv } from './setup';
-import { assertRefusedBeforeRequest, startErpTestEnv } from './setup';
+import { assertRefusedBeforeRequest, useErpTestEnv } from './setup';
 
-let env: ErpTestEnv;
-beforeAll(async () => {
-	env = await startErpTestEnv();
-});
-afterAll(async () => {
-	await env.close();
-});
+const env = useErpTestEnv();
 beforeEach(async () => {
 	await env.reset();
 	env.credentials.set('erpApi', {

@@ -2,25 +2,16 @@
 // ERP node, resource Article: every operation through a real workflow run against the sandbox,
 // checked in the sandbox's own state.
 import assert from 'node:assert/strict';
-import { afterAll, beforeAll, describe, test } from '@jest/globals';
+import { describe, test } from '@jest/globals';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import type { ErpTestEnv } from './setup';
-import { assertRefusedBeforeRequest, startErpTestEnv, byId, byReference } from './setup';
+import { assertRefusedBeforeRequest, useErpTestEnv, byId, byReference } from './setup';
 
-let env: ErpTestEnv;
-beforeAll(async () => {
-	env = await startErpTestEnv();
-});
-afterAll(async () => {
-	await env.close();
-});
+const env = useErpTestEnv();
 
-async function articleByReference(reference: string): Promise<IDataObject | undefined> {
-	const { body } = await env.api('GET', `/articles?reference=${encodeURIComponent(reference)}`);
-	return (body.data as IDataObject[])[0];
-}
+const articleByReference = async (reference: string): Promise<IDataObject | undefined> =>
+	(await env.list(`/articles?reference=${encodeURIComponent(reference)}`))[0];
 
 describe('article', () => {
 	test('create sends the fields unchanged and the article exists with them', async () => {

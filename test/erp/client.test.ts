@@ -2,25 +2,15 @@
 // ERP node, resource Client: every operation through a real workflow run against the sandbox,
 // checked in the sandbox's own state.
 import assert from 'node:assert/strict';
-import { afterAll, beforeAll, describe, test } from '@jest/globals';
+import { describe, test } from '@jest/globals';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import type { ErpTestEnv } from './setup';
-import { assertRefusedBeforeRequest, startErpTestEnv, byId } from './setup';
+import { assertRefusedBeforeRequest, useErpTestEnv, byId } from './setup';
 
-let env: ErpTestEnv;
-beforeAll(async () => {
-	env = await startErpTestEnv();
-});
-afterAll(async () => {
-	await env.close();
-});
+const env = useErpTestEnv();
 
-async function clientsMatching(q: string): Promise<IDataObject[]> {
-	const { body } = await env.api('GET', `/clients?q=${encodeURIComponent(q)}&limit=100`);
-	return body.data as IDataObject[];
-}
+const clientsMatching = (q: string) => env.list(`/clients?q=${encodeURIComponent(q)}&limit=100`);
 
 describe('client', () => {
 	test('create stores the client with its optional fields', async () => {

@@ -2,20 +2,18 @@
 // ERP node, resources Invoice and Settlement: issuing from lines defined in the node or from JSON,
 // totals, stock, movements and ledger in the sandbox; settlements; 409s; continue-on-fail.
 import assert from 'node:assert/strict';
-import { afterAll, beforeAll, describe, test } from '@jest/globals';
+import { beforeAll, describe, test } from '@jest/globals';
 
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import type { ErpTestEnv } from './setup';
-import { assertRefusedBeforeRequest, startErpTestEnv, byId, byReference } from './setup';
+import { assertRefusedBeforeRequest, useErpTestEnv, byId, byReference } from './setup';
 
-let env: ErpTestEnv;
+const env = useErpTestEnv();
 /** Seeded articles with plenty of stock and no low-stock threshold. */
 let stocked: IDataObject[];
 let clientId: string;
 
 beforeAll(async () => {
-	env = await startErpTestEnv();
 	const { body } = await env.api('GET', '/articles?limit=100');
 	stocked = (body.data as IDataObject[]).filter(
 		(a) => Number(a.stock) >= 50 && a.seuil_alerte === 0,
@@ -23,9 +21,6 @@ beforeAll(async () => {
 	assert.ok(stocked.length >= 8, 'enough stocked articles in the seed');
 	const clients = await env.api('GET', '/clients?limit=1');
 	clientId = String((clients.body.data as IDataObject[])[0].id);
-});
-afterAll(async () => {
-	await env.close();
 });
 
 async function article(id: unknown): Promise<IDataObject> {

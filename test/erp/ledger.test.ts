@@ -2,25 +2,12 @@
 // ERP node, resources Stock Movement and General Ledger: list filters reach the API, dates are
 // checked before any request.
 import assert from 'node:assert/strict';
-import { afterAll, beforeAll, describe, test } from '@jest/globals';
+import { describe, test } from '@jest/globals';
 
-import type { IDataObject } from 'n8n-workflow';
+import { assertRefusedBeforeRequest, useErpTestEnv } from './setup';
 
-import type { ErpTestEnv } from './setup';
-import { assertRefusedBeforeRequest, startErpTestEnv } from './setup';
-
-let env: ErpTestEnv;
-beforeAll(async () => {
-	env = await startErpTestEnv();
-});
-afterAll(async () => {
-	await env.close();
-});
-
-async function list(path: string): Promise<IDataObject[]> {
-	const { body } = await env.api('GET', path);
-	return body.data as IDataObject[];
-}
+const env = useErpTestEnv();
+const list = (path: string) => env.list(path);
 
 describe('stock movements', () => {
 	test('filter by article (by reference) and date range', async () => {

@@ -3,6 +3,7 @@
 // direct API reads (to check the sandbox's state, not only the node's output) and the editor's
 // list-search / load-options calls.
 import assert from 'node:assert/strict';
+import { afterAll, beforeAll } from '@jest/globals';
 
 import { LoadOptionsContext } from 'n8n-core';
 import type {
@@ -44,6 +45,8 @@ export interface ErpTestEnv {
 	): Promise<RunWorkflowResult>;
 	/** Calls the API with the demo key, to read the sandbox's state. */
 	api(method: string, path: string, body?: unknown): Promise<{ status: number; body: IDataObject }>;
+	/** GET on a list endpoint with the demo key: the records of the page it answers. */
+	list(path: string): Promise<IDataObject[]>;
 	/** The sandbox's request counters. */
 	stats(): Promise<Stats>;
 	/** Re-seeds the sandbox (data, stats, idempotency). */
@@ -60,6 +63,26 @@ export interface ErpTestEnv {
 }
 
 let workflowCounter = 0;
+
+/**
+ * The test file's ERP test environment: started before its first test, closed after its last.
+ * Jest only (it registers the hooks where it is called).
+ */
+export function useErpTestEnv(): ErpTestEnv {
+	let env: ErpTestEnv | undefined;
+	beforeAll(async () => {
+		env = await startErpTestEnv();
+	});
+	afterAll(async () => {
+		await env?.close();
+	});
+	return new Proxy({} as ErpTestEnv, {
+		get(_target, key: keyof ErpTestEnv) {
+			assert.ok(env, 'the ERP test environment is started in beforeAll');
+			return env[key];
+		},
+	});
+}
 
 export async function startErpTestEnv(): Promise<ErpTestEnv> {
 	const sandbox = await startSandbox({ port: 0 });
@@ -142,6 +165,7 @@ export async function startErpTestEnv(): Promise<ErpTestEnv> {
 			),
 		runNodes,
 		api,
+		list: async (path) => (await api('GET', path)).body.data as IDataObject[],
 		stats: async () => await sandboxStats(sandbox.url),
 		async reset() {
 			const response = await fetch(`${sandbox.url}/_sandbox/reset`, { method: 'POST' });

@@ -2,7 +2,7 @@
 // Input checks of the ERP node: the pure validators, then each refusal through a workflow run,
 // with the sandbox showing that no request arrived.
 import assert from 'node:assert/strict';
-import { afterAll, beforeAll, describe, test } from '@jest/globals';
+import { describe, test } from '@jest/globals';
 
 import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
 
@@ -18,8 +18,7 @@ import {
 	toOptionalText,
 	toText,
 } from '../../nodes/shared/validation';
-import type { ErpTestEnv } from './setup';
-import { assertRefusedBeforeRequest, startErpTestEnv } from './setup';
+import { assertRefusedBeforeRequest, useErpTestEnv } from './setup';
 
 const src = { node: { name: 'ERP' } as INode, label: 'Field', itemIndex: 3 };
 
@@ -156,13 +155,7 @@ describe('validators', () => {
 });
 
 describe('refusals in a workflow, before any request', () => {
-	let env: ErpTestEnv;
-	beforeAll(async () => {
-		env = await startErpTestEnv();
-	});
-	afterAll(async () => {
-		await env.close();
-	});
+	const env = useErpTestEnv();
 
 	const article = {
 		resource: 'article',
@@ -172,6 +165,7 @@ describe('refusals in a workflow, before any request', () => {
 		prix_ht: 1000,
 		tva: 2000,
 	};
+	const settlement = { resource: 'settlement', operation: 'create', montant: 100, mode: 'carte' };
 
 	test('article create: price, VAT, stock, threshold, reference', async () => {
 		await assertRefusedBeforeRequest(env, { ...article, prix_ht: 12.5 }, 'Unit Price (Cents)');
@@ -216,35 +210,22 @@ describe('refusals in a workflow, before any request', () => {
 			{ resource: 'article', operation: 'update', articleId, updateFields: { stock: 1.5 } },
 			'Stock',
 		);
+		const getArticle = (mode: string, value: string) => ({
+			resource: 'article',
+			operation: 'get',
+			articleId: { __rl: true, mode, value },
+		});
 		for (const value of ['', 'cli_00000001', '12']) {
-			await assertRefusedBeforeRequest(
-				env,
-				{
-					resource: 'article',
-					operation: 'get',
-					articleId: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
-				},
-				'Article',
-				{ input: [{ id: value }] },
-			);
+			await assertRefusedBeforeRequest(env, getArticle('id', '={{ $json.id }}'), 'Article', {
+				input: [{ id: value }],
+			});
 		}
+		await assertRefusedBeforeRequest(env, getArticle('reference', '={{ "" }}'), 'Article');
 		await assertRefusedBeforeRequest(
 			env,
 			{
-				resource: 'article',
-				operation: 'get',
-				articleId: { __rl: true, mode: 'reference', value: '={{ "" }}' },
-			},
-			'Article',
-		);
-		await assertRefusedBeforeRequest(
-			env,
-			{
-				resource: 'settlement',
-				operation: 'create',
+				...settlement,
 				invoiceId: { __rl: true, mode: 'list', value: '={{ "cli_00000001" }}' },
-				montant: 100,
-				mode: 'carte',
 			},
 			'Invoice',
 		);
@@ -259,11 +240,8 @@ describe('refusals in a workflow, before any request', () => {
 		await assertRefusedBeforeRequest(
 			env,
 			{
-				resource: 'settlement',
-				operation: 'create',
+				...settlement,
 				invoiceId: { __rl: true, mode: 'id', value: 'fac_00000001' },
-				montant: 100,
-				mode: 'carte',
 				additionalFields: { date: '2026-02-30' },
 			},
 			'Date',

@@ -83,12 +83,32 @@ export function createAdditionalData(options: {
 	} as IWorkflowExecuteAdditionalData;
 }
 
-export function createHooks(
-	mode: WorkflowExecuteMode,
-	executionId: string,
-	workflowData: IWorkflowBase,
-): ExecutionLifecycleHooks {
-	return new ExecutionLifecycleHooks(mode, executionId, workflowData);
+/**
+ * What one execution of a workflow needs: a new execution id, and additional data whose lifecycle
+ * hooks save the workflow's changed static data after the run, as n8n's hookFunctionsSave does
+ * (never for a manual run).
+ */
+export function startExecution(options: {
+	mode: WorkflowExecuteMode;
+	credentials: TestCredentials;
+	workflowId: string;
+	nodes: INode[];
+	connections: IConnections;
+}): { executionId: string; additionalData: IWorkflowExecuteAdditionalData } {
+	const { mode, credentials, workflowId } = options;
+	const executionId = nextExecutionId();
+	const hooks = new ExecutionLifecycleHooks(
+		mode,
+		executionId,
+		workflowBase(workflowId, options.nodes, options.connections),
+	);
+	hooks.addHandler('workflowExecuteAfter', (_run, newStaticData) => {
+		if (mode !== 'manual' && newStaticData) saveStaticData(workflowId, newStaticData);
+	});
+	return {
+		executionId,
+		additionalData: createAdditionalData({ credentials, workflowId, executionId, hooks }),
+	};
 }
 
 /* ------------------------------------------------------------------ static data */

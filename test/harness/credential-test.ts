@@ -6,8 +6,8 @@
  * package is not a dependency (see README.md); this copies its decision logic line for line.
  */
 import type { ICredentialTestRequest, INodeCredentialTestResult, INodeType } from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { testNodeDescription } from './fixtures';
 import type { RunWorkflowResult } from './run-workflow';
 
 export const CREDENTIAL_TEST_TYPE = 'test.credentialTest';
@@ -18,15 +18,8 @@ export function credentialTestNode(
 	test: ICredentialTestRequest,
 ): INodeType {
 	return {
-		description: {
-			displayName: 'Credential Test',
-			name: 'credentialTest',
-			group: ['transform'],
-			version: 1,
+		description: testNodeDescription('credentialTest', 'Credential Test', {
 			description: 'Runs the credential test request',
-			defaults: { name: 'Credential Test' },
-			inputs: [NodeConnectionTypes.Main],
-			outputs: [NodeConnectionTypes.Main],
 			credentials: [{ name: credentialType, required: true }],
 			properties: [
 				{
@@ -37,7 +30,7 @@ export function credentialTestNode(
 					routing: { request: test.request },
 				},
 			],
-		},
+		}),
 	};
 }
 

@@ -14,8 +14,31 @@ import type {
 	IHttpRequestMethods,
 	INodeExecutionData,
 	INodeType,
+	INodeTypeDescription,
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+
+/**
+ * The description of a test-only node: version 1, one main input and one main output, its
+ * default name its display name unless `more.defaults` says otherwise.
+ */
+export function testNodeDescription(
+	name: string,
+	displayName: string,
+	more: Pick<INodeTypeDescription, 'properties'> & Partial<INodeTypeDescription>,
+): INodeTypeDescription {
+	return {
+		name,
+		displayName,
+		description: '',
+		group: ['transform'],
+		version: 1,
+		defaults: { name: displayName },
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		...more,
+	};
+}
 
 /**
  * `harness.httpCall`: for each item, one `httpRequestWithAuthentication(credentialType, ...)`
@@ -23,21 +46,15 @@ import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
  */
 export const HTTP_CALL_NODE_TYPE = 'harness.httpCall';
 export const httpCallNode: INodeType = {
-	description: {
-		displayName: 'HTTP Call (harness)',
-		name: 'httpCall',
-		group: ['transform'],
-		version: 1,
+	description: testNodeDescription('httpCall', 'HTTP Call (harness)', {
 		description: 'Calls a URL with a credential',
 		defaults: { name: 'HTTP Call' },
-		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
 		properties: [
 			{ displayName: 'Credential Type', name: 'credentialType', type: 'string', default: '' },
 			{ displayName: 'URL', name: 'url', type: 'string', default: '' },
 			{ displayName: 'Method', name: 'method', type: 'string', default: 'GET' },
 		],
-	},
+	}),
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const items = this.getInputData();
 		const out: INodeExecutionData[] = [];

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, test } from '@jest/globals';
 
 import type {
+	IDataObject,
 	ICredentialDataDecryptedObject,
 	ICredentialType,
 	IExecuteFunctions,
@@ -10,9 +11,13 @@ import type {
 	INodeExecutionData,
 	INodeType,
 } from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { HTTP_CALL_NODE_TYPE, httpCallNode, startRecordingServer } from './fixtures';
+import {
+	HTTP_CALL_NODE_TYPE,
+	httpCallNode,
+	startRecordingServer,
+	testNodeDescription,
+} from './fixtures';
 import type { RecordingServer } from './fixtures';
 import { START_NODE_NAME, TestCredentials, runWorkflow } from './index';
 
@@ -72,17 +77,7 @@ const types = { genericApi, guardedApi, sessionApi };
 
 /** Copies its input, counts its runs in the node's static data, and fails on `fail: true` items. */
 const countNode: INodeType = {
-	description: {
-		displayName: 'Count',
-		name: 'count',
-		group: ['transform'],
-		version: 1,
-		description: '',
-		defaults: { name: 'Count' },
-		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
-		properties: [],
-	},
+	description: testNodeDescription('count', 'Count', { properties: [] }),
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const staticData = this.getWorkflowStaticData('node');
 		staticData.runs = ((staticData.runs as number | undefined) ?? 0) + 1;
@@ -123,6 +118,18 @@ describe('runWorkflow', () => {
 		type: HTTP_CALL_NODE_TYPE,
 		parameters: { credentialType, url: `${server.url}${path}` },
 	});
+	/** Runs Start -> Call with these credentials, the fixture node declaring `credentialType`. */
+	const runCall = (
+		credentialType: string,
+		credentials: TestCredentials,
+		options: { continueOnFail?: boolean; input?: IDataObject[] } = {},
+	) =>
+		runWorkflow({
+			nodes: [{ ...call(credentialType), continueOnFail: options.continueOnFail }],
+			input: options.input,
+			credentials,
+			extraNodeTypes: { [HTTP_CALL_NODE_TYPE]: credentialNode([credentialType]) },
+		});
 
 	test('items flow from the start node through a chain, with paired items', async () => {
 		const result = await runWorkflow({
@@ -171,11 +178,7 @@ describe('runWorkflow', () => {
 
 	test('generic authenticate is applied with its expressions resolved', async () => {
 		const credentials = new TestCredentials({ genericApi: { apiKey: 'k-123' } }, { types });
-		const result = await runWorkflow({
-			nodes: [call('genericApi')],
-			credentials,
-			extraNodeTypes: { [HTTP_CALL_NODE_TYPE]: credentialNode(['genericApi']) },
-		});
+		const result = await runCall('genericApi', credentials);
 		assert.equal(result.success, true, result.error?.message);
 		const request = server.requests.at(-1)!;
 		assert.equal(request.headers.authorization, 'Bearer k-123');
@@ -185,11 +188,7 @@ describe('runWorkflow', () => {
 
 	test('function authenticate is applied', async () => {
 		const credentials = new TestCredentials({ guardedApi: { apiKey: 'sk_test_1' } }, { types });
-		const result = await runWorkflow({
-			nodes: [call('guardedApi')],
-			credentials,
-			extraNodeTypes: { [HTTP_CALL_NODE_TYPE]: credentialNode(['guardedApi']) },
-		});
+		const result = await runCall('guardedApi', credentials);
 		assert.equal(result.success, true, result.error?.message);
 		assert.equal(server.requests.at(-1)!.headers['x-api-key'], 'sk_test_1');
 	});
@@ -197,11 +196,7 @@ describe('runWorkflow', () => {
 	test('a function authenticate that throws sends no request and fails the run', async () => {
 		const before = server.requests.length;
 		const credentials = new TestCredentials({ guardedApi: { apiKey: 'sk_live_1' } }, { types });
-		const result = await runWorkflow({
-			nodes: [call('guardedApi')],
-			credentials,
-			extraNodeTypes: { [HTTP_CALL_NODE_TYPE]: credentialNode(['guardedApi']) },
-		});
+		const result = await runCall('guardedApi', credentials);
 		assert.equal(result.success, false);
 		assert.match(result.error!.message, /Refused: not a test key/);
 		assert.equal(server.requests.length, before);
@@ -209,12 +204,7 @@ describe('runWorkflow', () => {
 
 	test('continueOnFail turns the failure into error items and the run succeeds', async () => {
 		const credentials = new TestCredentials({ guardedApi: { apiKey: 'sk_live_1' } }, { types });
-		const result = await runWorkflow({
-			nodes: [{ ...call('guardedApi'), continueOnFail: true }],
-			input: [{}, {}],
-			credentials,
-			extraNodeTypes: { [HTTP_CALL_NODE_TYPE]: credentialNode(['guardedApi']) },
-		});
+		const result = await runCall('guardedApi', credentials, { continueOnFail: true, input: [{}, {}] });
 		assert.equal(result.success, true);
 		const out = result.output('Call');
 		assert.equal(out.length, 2);
@@ -244,12 +234,7 @@ describe('runWorkflow', () => {
 			{ sessionApi: { password: 'pw', loginUrl: `${server.url}/login` } },
 			{ types },
 		);
-		const run = () =>
-			runWorkflow({
-				nodes: [call('sessionApi')],
-				credentials,
-				extraNodeTypes: { [HTTP_CALL_NODE_TYPE]: credentialNode(['sessionApi']) },
-			});
+		const run = () => runCall('sessionApi', credentials);
 		const first = await run();
 		assert.equal(first.success, true, first.error?.message);
 		assert.equal(server.requests.at(-1)!.headers['x-session'], 'session-1');

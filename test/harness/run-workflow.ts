@@ -22,15 +22,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, UserError, Workflow, deepCopy } from 'n8n-workflow';
 
-import {
-	DEFAULT_WORKFLOW_ID,
-	createAdditionalData,
-	createHooks,
-	loadStaticData,
-	nextExecutionId,
-	saveStaticData,
-	workflowBase,
-} from './additional-data';
+import { DEFAULT_WORKFLOW_ID, loadStaticData, startExecution } from './additional-data';
 import { credentialRef } from './credentials';
 import { registerStaticDataSecrets, scanError, scanOutput, scanStaticData } from './leaks';
 import type { TestCredentials } from './credentials';
@@ -225,13 +217,13 @@ export async function runWorkflow(spec: RunWorkflowSpec): Promise<RunWorkflowRes
 		settings: { executionOrder: 'v1' },
 	});
 
-	const executionId = nextExecutionId();
-	const hooks = createHooks(mode, executionId, workflowBase(workflowId, nodes, connections));
-	hooks.addHandler('workflowExecuteAfter', (_run, newStaticData) => {
-		// As n8n's hookFunctionsSave: changed static data is saved, except for manual runs.
-		if (mode !== 'manual' && newStaticData) saveStaticData(workflowId, newStaticData);
+	const { executionId, additionalData } = startExecution({
+		mode,
+		credentials,
+		workflowId,
+		nodes,
+		connections,
 	});
-	const additionalData = createAdditionalData({ credentials, workflowId, executionId, hooks });
 
 	const startNode = workflow.getNode(specs[0].name) ?? undefined;
 	const triggerData: ITaskData = {

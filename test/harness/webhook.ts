@@ -39,11 +39,10 @@ import { UserError, Workflow, createRunExecutionData, deepCopy, jsonParse } from
 
 import {
 	createAdditionalData,
-	createHooks,
 	loadStaticData,
 	nextExecutionId,
 	saveStaticData,
-	workflowBase,
+	startExecution,
 } from './additional-data';
 import { credentialRef } from './credentials';
 import type { TestCredentials } from './credentials';
@@ -496,12 +495,13 @@ export async function activateTrigger(spec: TriggerSpec): Promise<TriggerHandle>
 	};
 
 	const runFromTrigger = async (workflow: Workflow, node: INode, workflowData: INodeExecutionData[][]) => {
-		const executionId = nextExecutionId();
-		const hooks = createHooks('webhook', executionId, workflowBase(workflowId, [node], {}));
-		hooks.addHandler('workflowExecuteAfter', (_run, newStaticData) => {
-			if (newStaticData) saveStaticData(workflowId, newStaticData);
+		const { additionalData } = startExecution({
+			mode: 'webhook',
+			credentials: spec.credentials,
+			workflowId,
+			nodes: [node],
+			connections: {},
 		});
-		const additionalData = createAdditionalData({ credentials: spec.credentials, workflowId, executionId, hooks });
 		const runExecutionData = createRunExecutionData({
 			executionData: { nodeExecutionStack: [{ node, data: { main: workflowData }, source: null }] },
 		});

@@ -16,7 +16,7 @@ import { afterAll, beforeAll, test } from '@jest/globals';
 import { startSandbox } from '../../sandbox';
 import type { SandboxHandle } from '../../sandbox';
 import { EXAMPLE_IDS, loadExamples, SANDBOX_CREDENTIAL, wireExample } from '../../scripts/examples';
-import { checkBurst, prepareBurst, sandboxStats } from '../../scripts/order-burst';
+import { checkBurst, postOrders, prepareBurst, sandboxStats } from '../../scripts/order-burst';
 import { startQueueDeployment, type QueueDeployment } from '../../scripts/queue-mode';
 import { registrationSecret, replayChecks, triggerWorkflow } from '../e2e/trigger-replay';
 
@@ -66,17 +66,7 @@ test(
 		});
 		const before = await sandboxStats(sandbox);
 		const started = Date.now();
-		const answers = await Promise.all(
-			plan.orders.map(async (order) => {
-				const response = await fetch(`${q.webhookUrl}/webhook/${String(webhookPath)}`, {
-					method: 'POST',
-					headers: { 'content-type': 'application/json' },
-					body: JSON.stringify(order),
-					signal: AbortSignal.timeout(10 * 60_000),
-				});
-				return { status: response.status, body: await response.text() };
-			}),
-		);
+		const answers = await postOrders(`${q.webhookUrl}/webhook/${String(webhookPath)}`, plan);
 		const drainMs = Date.now() - started;
 		const report = await checkBurst(sandbox, plan, before);
 		const executions = await q.rest.executions(EXAMPLE_IDS.orderToInvoice, 100);

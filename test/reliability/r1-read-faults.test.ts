@@ -14,7 +14,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { startSandbox } from '../../sandbox';
 import type { SandboxHandle } from '../../sandbox';
 import { TestCredentials, runWorkflow } from '../harness';
-import { api, control } from '../trigger/helpers';
+import { control, listAll } from '../trigger/helpers';
 import { type Figure, exactly, inLanes, note, printFigures, scale } from './common';
 
 const SUITE = 'R1 faults while reading';
@@ -38,21 +38,7 @@ interface Stats {
 }
 
 /** Every article, read directly (no faults yet): what each execution must return. */
-async function readTruth(sandbox: SandboxHandle): Promise<IDataObject[]> {
-	const all: IDataObject[] = [];
-	let cursor: string | null = null;
-	do {
-		const page = await api(
-			sandbox,
-			'GET',
-			`/articles?limit=100${cursor ? `&cursor=${cursor}` : ''}`,
-		);
-		assert.equal(page.status, 200);
-		all.push(...(page.body.data as IDataObject[]));
-		cursor = page.body.pagination.next_cursor as string | null;
-	} while (cursor);
-	return all;
-}
+const readTruth = (sandbox: SandboxHandle): Promise<IDataObject[]> => listAll(sandbox, '/articles');
 
 /** A control request that must succeed; its body. */
 async function configure(

@@ -17,7 +17,7 @@ import { DEMO_KEYS, startSandbox } from '../../sandbox';
 import type { SandboxHandle } from '../../sandbox';
 import { TestCredentials, runWorkflow } from '../harness';
 import type { RunWorkflowResult } from '../harness';
-import { api, control } from '../trigger/helpers';
+import { api, control, listAll } from '../trigger/helpers';
 import { type Figure, exactly, inLanes, note, printFigures, scale } from './common';
 import { byId } from '../erp/setup';
 
@@ -52,20 +52,10 @@ const figures: Figure[] = [];
 /** Every invoice in the sandbox, per `reference_externe` (read without faults). */
 async function invoicesByReference(): Promise<Map<string, number>> {
 	const counts = new Map<string, number>();
-	let cursor: string | null = null;
-	do {
-		const page = await api(
-			sandbox,
-			'GET',
-			`/factures?limit=100${cursor ? `&cursor=${cursor}` : ''}`,
-		);
-		assert.equal(page.status, 200);
-		for (const invoice of page.body.data as IDataObject[]) {
-			const reference = String(invoice.reference_externe ?? '');
-			counts.set(reference, (counts.get(reference) ?? 0) + 1);
-		}
-		cursor = (page.body.pagination as IDataObject).next_cursor as string | null;
-	} while (cursor);
+	for (const invoice of await listAll(sandbox, '/factures')) {
+		const reference = String(invoice.reference_externe ?? '');
+		counts.set(reference, (counts.get(reference) ?? 0) + 1);
+	}
 	return counts;
 }
 

@@ -17,7 +17,7 @@ import type {
 	INodeParameters,
 	INodeType,
 } from 'n8n-workflow';
-import { NodeConnectionTypes, NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { DEMO_KEYS, DEMO_OAUTH_CLIENT, startSandbox } from '../../sandbox';
 import type { SandboxHandle } from '../../sandbox';
@@ -32,7 +32,7 @@ import {
 	secretNames,
 	takeFindingsSince,
 } from '../harness';
-import { startRecordingServer } from '../harness/fixtures';
+import { startRecordingServer, testNodeDescription } from '../harness/fixtures';
 import type { LeakFinding } from '../harness';
 import type { RecordedRequest, RecordingServer } from '../harness/fixtures';
 import { control } from '../trigger/helpers';
@@ -149,21 +149,14 @@ afterAll(async () => {
 
 function leakyNode(leak: 'output' | 'error' | 'log'): INodeType {
 	return {
-		description: {
-			displayName: 'Leaky',
-			name: 'leaky',
-			group: ['transform'],
-			version: 1,
+		description: testNodeDescription('leaky', 'Leaky', {
 			description: 'Test-only: leaks a secret on purpose',
-			defaults: { name: 'Leaky' },
-			inputs: [NodeConnectionTypes.Main],
-			outputs: [NodeConnectionTypes.Main],
 			credentials: [
 				{ name: 'erpApi', required: false },
 				{ name: 'erpOAuth2Api', required: false },
 			],
 			properties: [],
-		},
+		}),
 		async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 			const apiKey = String((await this.getCredentials('erpApi')).apiKey);
 			const oauth = (await this.getCredentials('erpOAuth2Api')).oauthTokenData as IDataObject;

@@ -3,21 +3,13 @@
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, beforeEach, describe, it } from '@jest/globals';
-import { DEMO_KEYS, DEMO_OAUTH_CLIENT, startSandbox } from '../../sandbox';
+import { describe, it } from '@jest/globals';
+import { DEMO_KEYS, DEMO_OAUTH_CLIENT } from '../../sandbox';
 import { call, control, errorCode, type Answer } from '../../sandbox';
+import { useSandbox } from '../harness/sandbox';
 
-let sandbox: Awaited<ReturnType<typeof startSandbox>>;
-const api = (method: string, path: string, options?: Parameters<typeof call>[3]) =>
-	call(sandbox.baseUrl, method, path, options);
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ port: 0, rateLimit: false });
-});
-afterAll(() => sandbox.close());
-beforeEach(async () => {
-	await control(sandbox.url, 'reset', {});
-});
+const sandbox = useSandbox({ rateLimit: false, reset: 'beforeEach' });
+const api = sandbox.api;
 
 describe('API keys', () => {
 	it('answers 401 with the contract body for a missing, unknown or live key', async () => {

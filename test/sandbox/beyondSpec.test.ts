@@ -2,22 +2,14 @@
 // Contract tests of the endpoints beyond the spec's table (README, "API assumptions"):
 // GET /paie/bulletins, GET /audit/journal and DELETE /articles/:id.
 import assert from 'node:assert/strict';
-import { afterAll, beforeAll, beforeEach, describe, it } from '@jest/globals';
+import { describe, it } from '@jest/globals';
 import { z } from 'zod/v4';
-import { call, control, errorCode, startSandbox } from '../../sandbox';
+import { control, errorCode } from '../../sandbox';
 import { auditEntrySchema, bulletinSchema } from '../../sandbox/schemas';
+import { useSandbox } from '../harness/sandbox';
 
-let sandbox: Awaited<ReturnType<typeof startSandbox>>;
-const api = (method: string, path: string, options?: Parameters<typeof call>[3]) =>
-	call(sandbox.baseUrl, method, path, options);
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ port: 0, rateLimit: false });
-});
-afterAll(() => sandbox.close());
-beforeEach(async () => {
-	assert.equal((await control(sandbox.url, 'reset', {})).status, 200);
-});
+const sandbox = useSandbox({ rateLimit: false, reset: 'beforeEach' });
+const api = sandbox.api;
 
 async function keyWith(...scopes: string[]): Promise<string> {
 	const answer = await control(sandbox.url, 'keys', { scopes });

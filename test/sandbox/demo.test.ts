@@ -8,10 +8,10 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { afterAll, beforeAll, describe, test } from '@jest/globals';
+import { describe, test } from '@jest/globals';
 
-import { call, startSandbox } from '../../sandbox';
-import type { SandboxHandle } from '../../sandbox';
+import { call } from '../../sandbox';
+import { useSandbox } from '../harness/sandbox';
 
 const example = JSON.parse(
 	fs.readFileSync(path.join(__dirname, '../../examples/order-to-invoice.json'), 'utf8'),
@@ -29,13 +29,7 @@ function skuTable(): Record<string, string> {
 const start = fs.readFileSync(path.join(__dirname, '../../scripts/start.ts'), 'utf8');
 
 describe('the seed fits the examples', () => {
-	let sb: SandboxHandle;
-	beforeAll(async () => {
-		sb = await startSandbox({ port: 0 });
-	});
-	afterAll(async () => {
-		await sb.close();
-	});
+	const sb = useSandbox();
 	const article = async (reference: string) =>
 		(await call(sb.baseUrl, 'GET', `/articles?reference=${reference}`)).json.data[0];
 

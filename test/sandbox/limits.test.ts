@@ -2,22 +2,14 @@
 // Contract tests: rate-limit headers, 429, daily quota, idempotency, injected faults, stats.
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, beforeEach, describe, it } from '@jest/globals';
-import { DEMO_KEYS, startSandbox, call, control, errorCode } from '../../sandbox';
+import { describe, it } from '@jest/globals';
+import { DEMO_KEYS, call, control, errorCode } from '../../sandbox';
+import { useSandbox } from '../harness/sandbox';
 
-let sandbox: Awaited<ReturnType<typeof startSandbox>>;
-const api = (method: string, path: string, options?: Parameters<typeof call>[3]) =>
-	call(sandbox.baseUrl, method, path, options);
+const sandbox = useSandbox({ reset: 'beforeEach' });
+const api = sandbox.api;
 const header = (a: { headers: Record<string, unknown> }, name: string) =>
 	a.headers[name.toLowerCase()] as string | undefined;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ port: 0 });
-});
-afterAll(() => sandbox.close());
-beforeEach(async () => {
-	await control(sandbox.url, 'reset', {});
-});
 
 describe('rate limits', () => {
 	it('puts RateLimit-* headers on every /v1 answer, errors included', async () => {

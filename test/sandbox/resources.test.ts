@@ -1,9 +1,9 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports */
 // Contract tests: resource endpoints, pagination, filters, validation and business effects.
 import assert from 'node:assert/strict';
-import { afterAll, beforeAll, beforeEach, describe, it } from '@jest/globals';
+import { describe, it } from '@jest/globals';
 import type { z } from 'zod/v4';
-import { DEMO_KEYS, startSandbox } from '../../sandbox';
+import { DEMO_KEYS } from '../../sandbox';
 import {
 	articleSchema,
 	clientSchema,
@@ -11,19 +11,11 @@ import {
 	factureSchema,
 	mouvementSchema,
 } from '../../sandbox/schemas';
-import { call, control, errorCode, type Answer } from '../../sandbox';
+import { control, errorCode, type Answer } from '../../sandbox';
+import { useSandbox } from '../harness/sandbox';
 
-let sandbox: Awaited<ReturnType<typeof startSandbox>>;
-const api = (method: string, path: string, options?: Parameters<typeof call>[3]) =>
-	call(sandbox.baseUrl, method, path, options);
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ port: 0, rateLimit: false });
-});
-afterAll(() => sandbox.close());
-beforeEach(async () => {
-	assert.equal((await control(sandbox.url, 'reset', {})).status, 200);
-});
+const sandbox = useSandbox({ rateLimit: false, reset: 'beforeEach' });
+const api = sandbox.api;
 
 /** Follows next_cursor to the end; fails on a repeated cursor. */
 async function readAll(
@@ -294,6 +286,15 @@ describe('invoices and settlements', () => {
 		return r.json;
 	}
 
+	/** POST /factures for client cli_00000001 with these [article id, quantity] lines. */
+	const postInvoice = (lines: Array<[string, number]>) =>
+		api('POST', '/factures', {
+			body: {
+				client_id: 'cli_00000001',
+				lignes: lines.map(([article_id, quantite]) => ({ article_id, quantite })),
+			},
+		});
+
 	it('issues an invoice: totals (half up), stock out, movements, ledger entries', async () => {
 		const a = await newArticle({ prix_ht: 3, tva: 5000, stock: 10 }); // 3 * 50 % = 1.5 -> 2 per unit line of 1
 		const b = await newArticle({ prix_ht: 1999, tva: 550, stock: 5 });
@@ -375,15 +376,10 @@ describe('invoices and settlements', () => {
 		const a = await newArticle({ prix_ht: 100, tva: 2000, stock: 10 });
 		const b = await newArticle({ prix_ht: 100, tva: 2000, stock: 2 });
 		const invoicesBefore = (await control(sandbox.url, 'stats')).json.invoices;
-		const r = await api('POST', '/factures', {
-			body: {
-				client_id: 'cli_00000001',
-				lignes: [
-					{ article_id: a.id, quantite: 5 },
-					{ article_id: b.id, quantite: 3 },
-				],
-			},
-		});
+		const r = await postInvoice([
+			[a.id, 5],
+			[b.id, 3],
+		]);
 		assert.equal(r.status, 409);
 		assert.equal(errorCode(r), 'insufficient_stock');
 		assert.equal(r.json.error.details[0].field, 'lignes[1].quantite');
@@ -394,15 +390,10 @@ describe('invoices and settlements', () => {
 		);
 		assert.equal((await control(sandbox.url, 'stats')).json.invoices, invoicesBefore);
 		// The same article twice counts both lines.
-		const twice = await api('POST', '/factures', {
-			body: {
-				client_id: 'cli_00000001',
-				lignes: [
-					{ article_id: b.id, quantite: 2 },
-					{ article_id: b.id, quantite: 1 },
-				],
-			},
-		});
+		const twice = await postInvoice([
+			[b.id, 2],
+			[b.id, 1],
+		]);
 		assert.equal(errorCode(twice), 'insufficient_stock');
 	});
 

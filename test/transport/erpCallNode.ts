@@ -11,13 +11,14 @@ import type {
 	INodeType,
 	JsonObject,
 } from 'n8n-workflow';
-import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import {
 	authenticationDescription,
 	erpCredentialsDescription,
 	requestOptionsDescription,
 } from '../../nodes/shared/descriptions';
+import { testNodeDescription } from '../harness/fixtures';
 import type { ErpRequest } from '../../nodes/shared/transport';
 import {
 	erpApiRequest,
@@ -38,15 +39,9 @@ function asNodeError(
 }
 
 export const erpCallNode: INodeType = {
-	description: {
-		displayName: 'ERP Call (test)',
-		name: 'erpCall',
-		group: ['transform'],
-		version: 1,
+	description: testNodeDescription('erpCall', 'ERP Call (test)', {
 		description: 'Calls the ERP transport',
 		defaults: { name: 'ERP Call' },
-		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
 		credentials: erpCredentialsDescription,
 		properties: [
 			authenticationDescription,
@@ -61,7 +56,7 @@ export const erpCallNode: INodeType = {
 			{ displayName: 'Timeout (Seconds)', name: 'timeoutSeconds', type: 'number', default: 0 },
 			requestOptionsDescription,
 		],
-	},
+	}),
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const items = this.getInputData();
 		const out: INodeExecutionData[] = [];

@@ -29,6 +29,21 @@ const node: INode = {
 	parameters: {},
 };
 
+/** The error for an API answer with this status and body, to an API-key GET /articles unless `request` says otherwise. */
+const statusError = (
+	status: number,
+	body: unknown,
+	request: Partial<Parameters<typeof httpStatusError>[3]> = {},
+	extra?: string,
+) =>
+	httpStatusError(
+		node,
+		status,
+		body,
+		{ method: 'GET', path: '/articles', authentication: 'apiKey', ...request },
+		extra,
+	);
+
 describe('error bodies', () => {
 	test('the contract body, a bare message, an OAuth error string, an errors array, and non-JSON', () => {
 		assert.deepEqual(
@@ -74,16 +89,9 @@ describe('error bodies', () => {
 			'key sk_live_ABCdef123 and sk_test_x-y_z, Bearer eyJhbGciOi.abc.def, secret whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
 		);
 		assert.equal(text, 'key sk_live_*** and sk_test_***, Bearer ***, secret whsec_***');
-		const error = httpStatusError(
-			node,
-			401,
-			{ error: { code: 'invalid_api_key', message: 'Key sk_test_leaky9 is unknown' } },
-			{
-				method: 'GET',
-				path: '/articles',
-				authentication: 'apiKey',
-			},
-		);
+		const error = statusError(401, {
+			error: { code: 'invalid_api_key', message: 'Key sk_test_leaky9 is unknown' },
+		});
 		assert.ok(!JSON.stringify(erpErrorToJson(error)).includes('leaky9'));
 	});
 
@@ -104,12 +112,7 @@ describe('error bodies', () => {
 				details: [{ field: 'auth', message: `seen ${refresh}` }],
 			},
 		};
-		const error = httpStatusError(node, 400, body, {
-			method: 'GET',
-			path: '/articles',
-			authentication: 'oAuth2',
-			secrets,
-		});
+		const error = statusError(400, body, { authentication: 'oAuth2', secrets });
 		const shown = JSON.stringify({
 			json: erpErrorToJson(error),
 			message: error.message,
@@ -121,11 +124,7 @@ describe('error bodies', () => {
 	});
 
 	test('a non-JSON 502 still becomes a readable error with its status', () => {
-		const error = httpStatusError(node, 502, '<html>Bad gateway</html>', {
-			method: 'GET',
-			path: '/clients',
-			authentication: 'apiKey',
-		});
+		const error = statusError(502, '<html>Bad gateway</html>', { path: '/clients' });
 		assert.deepEqual(erpErrorToJson(error), {
 			message: 'The ERP API failed with a server error (HTTP 502)',
 			code: null,
@@ -135,11 +134,10 @@ describe('error bodies', () => {
 	});
 
 	test('a 429 left after the retries says so, with the API code', () => {
-		const error = httpStatusError(
-			node,
+		const error = statusError(
 			429,
 			{ error: { code: 'rate_limited', message: 'Rate limit of 100 requests per 60 s exceeded' } },
-			{ method: 'GET', path: '/articles', authentication: 'apiKey' },
+			{},
 			'Gave up after 6 attempts.',
 		);
 		const json = erpErrorToJson(error);
@@ -150,15 +148,10 @@ describe('error bodies', () => {
 	});
 
 	test('erpErrorToJson looks through a wrapping NodeOperationError', () => {
-		const apiError = httpStatusError(
-			node,
+		const apiError = statusError(
 			409,
 			{ error: { code: 'insufficient_balance', message: 'Too much' } },
-			{
-				method: 'POST',
-				path: '/reglements',
-				authentication: 'apiKey',
-			},
+			{ method: 'POST', path: '/reglements' },
 		);
 		const wrapped = new NodeOperationError(node, apiError, { itemIndex: 2 });
 		assert.deepEqual(erpErrorToJson(wrapped), erpErrorToJson(apiError));

@@ -3,16 +3,16 @@
  * the settlement) as concurrent executions through n8n-core's engine: one execution per order,
  * all in this process, all with one key. Used by pacing-burst.test.ts and benchmark P6.
  */
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { BurstOrder, BurstPlan } from '../../scripts/order-burst';
-import type { RunWorkflowResult } from '../harness';
+import type { NodeSpec, RunWorkflowResult } from '../harness';
 import { TestCredentials, runWorkflow } from '../harness';
 
 const ERP = 'n8n-nodes-erp.erp';
 
 /** What the example's "Map order lines" node makes of an order (every SKU is a reference here). */
-function mapOrder(order: BurstOrder): IDataObject {
+export function mapOrder(order: BurstOrder): IDataObject {
 	return {
 		order_number: order.order_number,
 		email: order.customer.email,
@@ -22,7 +22,48 @@ function mapOrder(order: BurstOrder): IDataObject {
 	};
 }
 
-/** One execution of the example's ERP nodes for one order (same parameters as examples/order-to-invoice.json). */
+/** A resource locator by ID. */
+const byId = (value: string) => ({ __rl: true, mode: 'id', value });
+
+/**
+ * The example's ERP nodes, with the same parameters as examples/order-to-invoice.json, on the
+ * items mapOrder makes: find or create the client, issue the invoice, record the settlement.
+ */
+export function orderToInvoiceNodes(requestOptions: INodeParameters = {}): NodeSpec[] {
+	const erp = (name: string, parameters: INodeParameters): NodeSpec => ({
+		name,
+		type: ERP,
+		parameters: { ...parameters, requestOptions },
+	});
+	const start = "$('Start').item.json";
+	return [
+		erp('Find or create client', {
+			resource: 'client',
+			operation: 'findOrCreate',
+			email: '={{ $json.email }}',
+			nom: '={{ $json.name }}',
+			additionalFields: {},
+		}),
+		erp('Issue invoice', {
+			resource: 'invoice',
+			operation: 'create',
+			clientId: byId('={{ $json.id }}'),
+			linesMode: 'json',
+			linesJson: `={{ ${start}.lines }}`,
+			additionalFields: { reference_externe: `={{ ${start}.order_number }}` },
+		}),
+		erp('Record settlement', {
+			resource: 'settlement',
+			operation: 'create',
+			invoiceId: byId('={{ $json.id }}'),
+			montant: '={{ $json.reste_a_payer }}',
+			mode: 'carte',
+			additionalFields: { reference: `=Order {{ ${start}.order_number }}` },
+		}),
+	];
+}
+
+/** One execution of the example's ERP nodes for one order. */
 export async function runOrder(
 	credentials: TestCredentials,
 	order: BurstOrder,
@@ -35,46 +76,7 @@ export async function runOrder(
 		mode: 'webhook',
 		input: [mapOrder(order)],
 		credentials,
-		nodes: [
-			{
-				name: 'Find or create client',
-				type: ERP,
-				parameters: {
-					resource: 'client',
-					operation: 'findOrCreate',
-					email: '={{ $json.email }}',
-					nom: '={{ $json.name }}',
-					additionalFields: {},
-					requestOptions,
-				},
-			},
-			{
-				name: 'Issue invoice',
-				type: ERP,
-				parameters: {
-					resource: 'invoice',
-					operation: 'create',
-					clientId: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
-					linesMode: 'json',
-					linesJson: "={{ $('Start').item.json.lines }}",
-					additionalFields: { reference_externe: "={{ $('Start').item.json.order_number }}" },
-					requestOptions,
-				},
-			},
-			{
-				name: 'Record settlement',
-				type: ERP,
-				parameters: {
-					resource: 'settlement',
-					operation: 'create',
-					invoiceId: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
-					montant: '={{ $json.reste_a_payer }}',
-					mode: 'carte',
-					additionalFields: { reference: "=Order {{ $('Start').item.json.order_number }}" },
-					requestOptions,
-				},
-			},
-		],
+		nodes: orderToInvoiceNodes(requestOptions),
 	});
 }
 

@@ -5,34 +5,27 @@
  * a small window. Assertions read the sandbox's /_sandbox/stats and state, not the clock.
  */
 import assert from 'node:assert/strict';
-import { afterAll, beforeAll, test } from '@jest/globals';
+import { test } from '@jest/globals';
 
-import { startSandbox } from '../../sandbox';
-import type { SandboxHandle } from '../../sandbox';
 import { checkBurst, freshKey, prepareBurst, sandboxStats } from '../../scripts/order-burst';
+import { useSandbox } from '../harness/sandbox';
 import { api } from './helpers';
 import { runBurstInProcess } from './order-burst';
 
-let sb: SandboxHandle;
-beforeAll(async () => {
-	sb = await startSandbox({ port: 0 });
-});
-afterAll(async () => {
-	await sb.close();
-});
+const sb = useSandbox();
 
 const LIMIT = 30;
 const WINDOW_SECONDS = 4;
 
+/** A key of its own, `count` orders tagged `tag` in a window of LIMIT per WINDOW_SECONDS, and the stats before. */
+async function prepare(keyName: string, count: number, tag: string) {
+	const key = await freshKey(sb, keyName);
+	const plan = await prepareBurst(sb, { count, tag, limit: LIMIT, windowSeconds: WINDOW_SECONDS });
+	return { key, plan, before: await sandboxStats(sb) };
+}
+
 test('control: the same window answers 429 to requests sent without pacing, and the stats count them', async () => {
-	const key = await freshKey(sb, 'control');
-	const plan = await prepareBurst(sb, {
-		count: 1,
-		tag: 'CTRL',
-		limit: LIMIT,
-		windowSeconds: WINDOW_SECONDS,
-	});
-	const before = await sandboxStats(sb);
+	const { key, plan, before } = await prepare('control', 1, 'CTRL');
 	// 45 requests at once, as 45 executions would send them if each saw "requests left".
 	const answers = await Promise.all(
 		Array.from({ length: 45 }, () => api(sb.baseUrl, key, 'GET', '/articles?limit=1')),
@@ -44,14 +37,7 @@ test('control: the same window answers 429 to requests sent without pacing, and 
 });
 
 test('24 concurrent orders with one key: no 429, every order invoiced once and paid', async () => {
-	const key = await freshKey(sb, 'burst');
-	const plan = await prepareBurst(sb, {
-		count: 24,
-		tag: 'BURST',
-		limit: LIMIT,
-		windowSeconds: WINDOW_SECONDS,
-	});
-	const before = await sandboxStats(sb);
+	const { key, plan, before } = await prepare('burst', 24, 'BURST');
 	const run = await runBurstInProcess(sb.baseUrl, key, plan);
 	const report = await checkBurst(sb, plan, before);
 	process.stdout.write(

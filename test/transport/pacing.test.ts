@@ -20,16 +20,43 @@ import {
 	pruneBudgets,
 	reserve,
 } from '../../nodes/shared/transport/budget';
-import type { Budget } from '../../nodes/shared/transport/budget';
+import type { Budget, ObservedAnswer } from '../../nodes/shared/transport/budget';
+import type { RateLimitInfo } from '../../nodes/shared/transport/rateLimit';
 import { RESET_MARGIN_SECONDS } from '../../nodes/shared/transport/rateLimit';
 
 const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
 const MARGIN = RESET_MARGIN_SECONDS * 1000;
 
-const ok = (remaining: number, resetSeconds: number, limit = 10) => ({
+type Reply = Pick<ObservedAnswer, 'status' | 'info'>;
+
+const ok = (remaining: number, resetSeconds: number, limit = 10): Reply => ({
 	status: 200,
 	info: { limit, remaining, resetSeconds },
 });
+const tooMany = (info: RateLimitInfo): Reply => ({ status: 429, info });
+
+/** The reply to a paced request sent at `sentAtMs`, seen by the budget at `answeredAtMs`. */
+function answer(
+	budget: Budget,
+	sentAtMs: number,
+	probe: boolean,
+	reply: Reply,
+	answeredAtMs: number,
+) {
+	observeAnswer(budget, { ...reply, sentAtMs, probe, paced: true }, answeredAtMs);
+}
+
+/** One request: its slot taken at `sentAtMs`, its reply seen at `answeredAtMs`. */
+function roundTrip(
+	budget: Budget,
+	sentAtMs: number,
+	probe: boolean,
+	reply: Reply,
+	answeredAtMs: number,
+) {
+	reserve(budget, sentAtMs, probe);
+	answer(budget, sentAtMs, probe, reply, answeredAtMs);
+}
 
 /** A budget past its first window (not shared), with a known window. */
 function knownBudget(remaining: number, endsInMs: number): Budget {
@@ -44,16 +71,11 @@ function knownBudget(remaining: number, endsInMs: number): Budget {
 describe('decisions', () => {
 	test("a 429 waits for the server's Retry-After, not for the end of a longer window", () => {
 		const budget = knownBudget(9, 60_000);
-		reserve(budget, NOW, false);
-		observeAnswer(
+		roundTrip(
 			budget,
-			{
-				status: 429,
-				info: { limit: 10, remaining: 8, resetSeconds: 60, retryAfterSeconds: 1 },
-				sentAtMs: NOW,
-				probe: false,
-				paced: true,
-			},
+			NOW,
+			false,
+			tooMany({ limit: 10, remaining: 8, resetSeconds: 60, retryAfterSeconds: 1 }),
 			NOW,
 		);
 		assert.equal(budget.remaining, 0);
@@ -76,7 +98,7 @@ describe('decisions', () => {
 		});
 		reserve(budget, NOW, true);
 		assert.equal(paceDecision(budget, 0, NOW).action, 'wait', 'one probe at a time');
-		observeAnswer(budget, { ...ok(9, 10), sentAtMs: NOW, probe: true, paced: true }, NOW + 5);
+		answer(budget, NOW, true, ok(9, 10), NOW + 5);
 		assert.equal(budget.probing, false);
 		assert.equal(budget.inFlight, 0);
 		assert.equal(budget.remaining, 9);
@@ -109,28 +131,12 @@ describe('decisions', () => {
 
 	test('no RateLimit headers: requests go at once, as before; a bare Retry-After closes the window for that long', () => {
 		const budget = newBudget(NOW);
-		reserve(budget, NOW, true);
-		observeAnswer(
-			budget,
-			{ status: 200, info: {}, sentAtMs: NOW, probe: true, paced: true },
-			NOW + 5,
-		);
+		roundTrip(budget, NOW, true, { status: 200, info: {} }, NOW + 5);
 		assert.equal(budget.unpaced, true);
 		for (const position of [0, 1, 50]) {
 			assert.deepEqual(paceDecision(budget, position, NOW + 10), { action: 'send', probe: false });
 		}
-		reserve(budget, NOW + 10, false);
-		observeAnswer(
-			budget,
-			{
-				status: 429,
-				info: { retryAfterSeconds: 3 },
-				sentAtMs: NOW + 10,
-				probe: false,
-				paced: true,
-			},
-			NOW + 20,
-		);
+		roundTrip(budget, NOW + 10, false, tooMany({ retryAfterSeconds: 3 }), NOW + 20);
 		assert.deepEqual(paceDecision(budget, 0, NOW + 20), {
 			action: 'wait',
 			ms: 3000 + MARGIN,
@@ -144,25 +150,12 @@ describe('decisions', () => {
 		reserve(budget, NOW + 100, false);
 		reserve(budget, NOW + 100, false);
 		// The later request's answer first (7 left), then the earlier one's (8 left).
-		observeAnswer(
-			budget,
-			{ ...ok(7, 2), sentAtMs: NOW + 100, probe: false, paced: true },
-			NOW + 600,
-		);
-		observeAnswer(
-			budget,
-			{ ...ok(8, 2), sentAtMs: NOW + 100, probe: false, paced: true },
-			NOW + 700,
-		);
+		answer(budget, NOW + 100, false, ok(7, 2), NOW + 600);
+		answer(budget, NOW + 100, false, ok(8, 2), NOW + 700);
 		assert.equal(budget.remaining, 7);
 		assert.equal(budget.windowEndsAtMs, NOW + 2000);
 		// A request sent after the known end starts a new window with its own bound.
-		reserve(budget, NOW + 2100, true);
-		observeAnswer(
-			budget,
-			{ ...ok(9, 10), sentAtMs: NOW + 2100, probe: true, paced: true },
-			NOW + 2110,
-		);
+		roundTrip(budget, NOW + 2100, true, ok(9, 10), NOW + 2110);
 		assert.equal(budget.remaining, 9);
 		assert.equal(budget.windowEndsAtMs, NOW + 12_110);
 	});
@@ -181,8 +174,7 @@ describe('decisions', () => {
 		assert.equal(isShared(budget, NOW), false);
 		// We sent 1 request in this window, yet the server counts 4 used: someone else uses the key.
 		budget.sentAtMs = [];
-		reserve(budget, NOW, false);
-		observeAnswer(budget, { ...ok(6, 10), sentAtMs: NOW, probe: false, paced: true }, NOW + 10);
+		roundTrip(budget, NOW, false, ok(6, 10), NOW + 10);
 		assert.equal(isShared(budget, NOW + 10), true);
 		// ceil(6 / 2) = 3 slots for us now.
 		assert.equal(paceDecision(budget, 2, NOW + 10).action, 'send');
@@ -191,16 +183,11 @@ describe('decisions', () => {
 		assert.equal(isShared(budget, NOW + 10 + 25_000), true);
 		assert.equal(isShared(budget, NOW + 10 + 45_000), false);
 		// A 429 our count did not foresee while shared: one more consumer assumed.
-		reserve(budget, NOW + 20, false);
-		observeAnswer(
+		roundTrip(
 			budget,
-			{
-				status: 429,
-				info: { limit: 10, remaining: 0, resetSeconds: 10, retryAfterSeconds: 10 },
-				sentAtMs: NOW + 20,
-				probe: false,
-				paced: true,
-			},
+			NOW + 20,
+			false,
+			tooMany({ limit: 10, remaining: 0, resetSeconds: 10, retryAfterSeconds: 10 }),
 			NOW + 30,
 		);
 		assert.equal(budget.consumers, 3);
@@ -208,8 +195,7 @@ describe('decisions', () => {
 
 	test('first window: our share rounded up (a lone process uses it all); once others are seen: rounded down', () => {
 		const budget = newBudget(NOW);
-		reserve(budget, NOW, true);
-		observeAnswer(budget, { ...ok(7, 10, 8), sentAtMs: NOW, probe: true, paced: true }, NOW + 5);
+		roundTrip(budget, NOW, true, ok(7, 10, 8), NOW + 5);
 		assert.equal(isShared(budget, NOW + 5), false);
 		// ceil(7 / 2) = 4 now; the others wait for answers, not for the reset: the window has slots.
 		assert.equal(paceDecision(budget, 3, NOW + 5).action, 'send');
@@ -219,12 +205,7 @@ describe('decisions', () => {
 			reason: 'answer',
 		});
 		// The next window is ours alone unless something shows otherwise (1 used: our probe).
-		reserve(budget, NOW + 10_100, true);
-		observeAnswer(
-			budget,
-			{ ...ok(9, 10), sentAtMs: NOW + 10_100, probe: true, paced: true },
-			NOW + 10_105,
-		);
+		roundTrip(budget, NOW + 10_100, true, ok(9, 10), NOW + 10_105);
 		assert.equal(paceDecision(budget, 8, NOW + 10_105).action, 'send');
 		// 1 left while shared: floor(1 / 2) = 0, so two processes cannot both take it.
 		budget.sharedUntilMs = NOW + 60_000;
@@ -364,6 +345,15 @@ function simulate(options: {
 	};
 }
 
+/** A burst in the order of the table below: limit per window, window, latency, executions, requests each. */
+const burst = (
+	limit: number,
+	windowSeconds: number,
+	latencyMs: number,
+	executions: number,
+	requestsEach: number,
+) => ({ limit, windowSeconds, latencyMs, executions, requestsEach });
+
 describe('many concurrent executions sharing one key (fake time)', () => {
 	for (const [limit, windowSeconds, latencyMs, executions, requestsEach] of [
 		[30, 10, 5, 30, 6],
@@ -373,7 +363,7 @@ describe('many concurrent executions sharing one key (fake time)', () => {
 		[5, 1, 10, 8, 4],
 	]) {
 		test(`${executions} executions x ${requestsEach} requests, ${limit} per ${windowSeconds} s, ${latencyMs} ms: no 429, the ceiling used`, () => {
-			const run = simulate({ limit, windowSeconds, latencyMs, executions, requestsEach });
+			const run = simulate(burst(limit, windowSeconds, latencyMs, executions, requestsEach));
 			assert.equal(run.done, executions);
 			assert.equal(run.accepted, executions * requestsEach);
 			assert.equal(run.refused, 0, `${run.refused} answered 429`);
@@ -386,27 +376,14 @@ describe('many concurrent executions sharing one key (fake time)', () => {
 	}
 
 	test('control: without the budget the same burst is answered 429 many times', () => {
-		const run = simulate({
-			limit: 30,
-			windowSeconds: 10,
-			latencyMs: 5,
-			executions: 30,
-			requestsEach: 6,
-			naive: true,
-		});
+		const run = simulate({ ...burst(30, 10, 5, 30, 6), naive: true });
 		assert.equal(run.done, 30);
 		assert.ok(run.refused > 30, `${run.refused} answered 429`);
 	});
 
 	test('no herd at the reset: the first request of each new window is alone until its answer', () => {
 		const latencyMs = 40;
-		const run = simulate({
-			limit: 10,
-			windowSeconds: 2,
-			latencyMs,
-			executions: 20,
-			requestsEach: 3,
-		});
+		const run = simulate(burst(10, 2, latencyMs, 20, 3));
 		assert.equal(run.refused, 0);
 		// Windows start at the first arrival after the previous one ended; the next arrival comes
 		// only after the probe's answer made it back (a full round trip later).
@@ -425,13 +402,7 @@ describe('many concurrent executions sharing one key (fake time)', () => {
 	});
 
 	test('slots are handed out first come, first served', () => {
-		const run = simulate({
-			limit: 5,
-			windowSeconds: 1,
-			latencyMs: 10,
-			executions: 12,
-			requestsEach: 1,
-		});
+		const run = simulate(burst(5, 1, 10, 12, 1));
 		assert.deepEqual(
 			run.admitted,
 			[...run.admitted].sort((a, b) => a - b),
@@ -440,25 +411,10 @@ describe('many concurrent executions sharing one key (fake time)', () => {
 	});
 
 	test('two processes on one key: few 429s, measured against the same burst without the budget', () => {
-		const shared = simulate({
-			limit: 30,
-			windowSeconds: 10,
-			latencyMs: 20,
-			executions: 40,
-			requestsEach: 6,
-			processes: 2,
-		});
+		const shared = simulate({ ...burst(30, 10, 20, 40, 6), processes: 2 });
 		assert.equal(shared.done, 40);
 		assert.ok(shared.refusedShare < 0.05, `429 share ${(shared.refusedShare * 100).toFixed(1)} %`);
-		const naive = simulate({
-			limit: 30,
-			windowSeconds: 10,
-			latencyMs: 20,
-			executions: 40,
-			requestsEach: 6,
-			processes: 2,
-			naive: true,
-		});
+		const naive = simulate({ ...burst(30, 10, 20, 40, 6), processes: 2, naive: true });
 		process.stdout.write(
 			`# ${`two processes: ${shared.refused}/${shared.accepted + shared.refused} answered 429; control: ${naive.refused}/${naive.accepted + naive.refused}`}\n`,
 		);

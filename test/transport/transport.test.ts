@@ -5,26 +5,17 @@
  * /_sandbox/stats and state, not only the node's output.
  */
 import assert from 'node:assert/strict';
-import { afterAll, afterEach, beforeAll, describe, test } from '@jest/globals';
+import { describe, test } from '@jest/globals';
 
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { DEMO_KEYS, startSandbox } from '../../sandbox';
-import type { SandboxHandle } from '../../sandbox';
+import { DEMO_KEYS } from '../../sandbox';
 import { TestCredentials } from '../harness';
 import { startRecordingServer } from '../harness/fixtures';
+import { useSandbox } from '../harness/sandbox';
 import { api, apiKeyCredentials, control, newKey, runCall, stats } from './helpers';
 
-let sb: SandboxHandle;
-beforeAll(async () => {
-	sb = await startSandbox({ port: 0 });
-});
-afterAll(async () => {
-	await sb.close();
-});
-afterEach(async () => {
-	await control(sb.url, 'reset', {});
-});
+const sb = useSandbox({ reset: 'afterEach' });
 
 const newArticle = (reference: string): IDataObject => ({
 	reference,
@@ -463,31 +454,21 @@ describe('idempotency', () => {
 		const { client, article } = await ids();
 		const credentials = apiKeyCredentials(sb.baseUrl, DEMO_KEYS.full);
 		const before = (await stats(sb.url)).invoices;
-		const first = await runCall(
-			credentials,
-			{ method: 'POST', path: '/factures', body: invoiceBody(client, article, 'A') },
-			{ workflowId: 'wf-a' },
-		);
-		const again = await runCall(
-			credentials,
-			{ method: 'POST', path: '/factures', body: invoiceBody(client, article, 'A') },
-			{ workflowId: 'wf-a' },
-		);
-		assert.equal(again.output('Call')[0].id, first.output('Call')[0].id, 'replayed');
+		/** The id of the invoice that POST /factures with this body, in this workflow, answers. */
+		const create = async (tag: string, workflowId: string) =>
+			(
+				await runCall(
+					credentials,
+					{ method: 'POST', path: '/factures', body: invoiceBody(client, article, tag) },
+					{ workflowId },
+				)
+			).output('Call')[0].id;
+		const first = await create('A', 'wf-a');
+		assert.equal(await create('A', 'wf-a'), first, 'replayed');
 		assert.equal((await stats(sb.url)).invoices, before + 1);
 
-		const otherBody = await runCall(
-			credentials,
-			{ method: 'POST', path: '/factures', body: invoiceBody(client, article, 'B') },
-			{ workflowId: 'wf-a' },
-		);
-		const otherWorkflow = await runCall(
-			credentials,
-			{ method: 'POST', path: '/factures', body: invoiceBody(client, article, 'A') },
-			{ workflowId: 'wf-b' },
-		);
-		assert.notEqual(otherBody.output('Call')[0].id, first.output('Call')[0].id);
-		assert.notEqual(otherWorkflow.output('Call')[0].id, first.output('Call')[0].id);
+		assert.notEqual(await create('B', 'wf-a'), first, 'another body');
+		assert.notEqual(await create('A', 'wf-b'), first, 'another workflow');
 		assert.equal((await stats(sb.url)).invoices, before + 3);
 	});
 

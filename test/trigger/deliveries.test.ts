@@ -45,19 +45,11 @@ beforeAll(async () => {
 	credentials = new TestCredentials({
 		erpApi: { apiKey: DEMO_KEYS.full, environment: 'sandbox', baseUrl: sandbox.baseUrl },
 	});
-	all = await activateTrigger({
-		parameters: { events: ['*'] },
-		credentials,
-		listen: true,
-		workflowId: 'dl-all',
-	});
+	const listening = (events: string[], workflowId: string) =>
+		activateTrigger({ parameters: { events }, credentials, listen: true, workflowId });
+	all = await listening(['*'], 'dl-all');
 	allListener = await all.listen();
-	salesOnly = await activateTrigger({
-		parameters: { events: ['vente.creee'] },
-		credentials,
-		listen: true,
-		workflowId: 'dl-sales',
-	});
+	salesOnly = await listening(['vente.creee'], 'dl-sales');
 	salesListener = await salesOnly.listen();
 });
 afterAll(async () => {
@@ -119,24 +111,11 @@ describe('real deliveries from the sandbox', () => {
 		});
 		assert.equal(second.status, 201);
 		// paie.validee and tva.declaree have no endpoint: the sandbox's test-only emitter.
-		assert.equal(
-			(
-				await control(sandbox, 'POST', '/events', {
-					type: 'paie.validee',
-					data: { periode: '2026-11', salaries: 12 },
-				})
-			).status,
-			200,
-		);
-		assert.equal(
-			(
-				await control(sandbox, 'POST', '/events', {
-					type: 'tva.declaree',
-					data: { periode: '2026-10', montant: 48200 },
-				})
-			).status,
-			200,
-		);
+		for (const event of [
+			{ type: 'paie.validee', data: { periode: '2026-11', salaries: 12 } },
+			{ type: 'tva.declaree', data: { periode: '2026-10', montant: 48200 } },
+		])
+			assert.equal((await control(sandbox, 'POST', '/events', event)).status, 200, event.type);
 
 		const events = await sandboxEvents();
 		assert.deepEqual(events.map((event) => event.type).sort(), [

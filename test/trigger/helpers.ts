@@ -2,6 +2,7 @@
 // Shared by the trigger tests: calls to the sandbox (API and control), polling, and deliveries
 // signed by the `standardwebhooks` package (the scheme's reference implementation).
 import { jest } from '@jest/globals';
+import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 
@@ -44,22 +45,25 @@ export const api = (
 export const control = (sandbox: SandboxHandle, method: string, path: string, body?: unknown) =>
 	call(`${sandbox.url}/_sandbox${path}`, method, body);
 
-/** Every webhook registration in the sandbox (the list is paginated: follows next_cursor). */
-export async function listWebhooks(sandbox: SandboxHandle): Promise<IDataObject[]> {
+/** Every item of a list endpoint, read with the demo key page by page (follows next_cursor). */
+export async function listAll(sandbox: SandboxHandle, path: string): Promise<IDataObject[]> {
 	const all: IDataObject[] = [];
 	let cursor: string | null = null;
 	do {
 		const page: Answer = await api(
 			sandbox,
 			'GET',
-			`/webhooks?limit=100${cursor ? `&cursor=${cursor}` : ''}`,
+			`${path}?limit=100${cursor ? `&cursor=${cursor}` : ''}`,
 		);
-		if (page.status !== 200) throw new Error(`GET /webhooks answered ${page.status}`);
+		assert.equal(page.status, 200, `GET ${path}`);
 		all.push(...page.body.data);
 		cursor = page.body.pagination.next_cursor;
 	} while (cursor);
 	return all;
 }
+
+/** Every webhook registration in the sandbox. */
+export const listWebhooks = (sandbox: SandboxHandle) => listAll(sandbox, '/webhooks');
 
 /** Polls `check` until it returns something other than undefined/false, or fails after `timeoutMs`. */
 export async function waitFor<T>(
