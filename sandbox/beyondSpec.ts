@@ -1,5 +1,5 @@
 // Endpoints beyond the spec's table ("further endpoints may exist"), for the node's API Request
-// operation. Each is an assumption, listed in the README's "API assumptions":
+// operation. Each is an assumption, listed in docs/api-contract.md:
 // - GET /paie/bulletins: payroll slips (scope paie:read), a list envelope, filters periode, salarie_id;
 // - GET /audit/journal: the audit journal of section 5.5 (scope audit:read), a list envelope;
 // - DELETE /articles/:id: deletes an article (scope articles:write), 204. Not idempotent in its

@@ -55,7 +55,7 @@ export async function control(url: string, path: string, body?: unknown): Promis
 	return call(url, body === undefined ? 'GET' : 'POST', `/_sandbox/${path}`, { key: null, body });
 }
 
-/** The contract's error body, checked loosely: code, message and optional details. */
+/** The error body of docs/api-contract.md, checked loosely: code, message and optional details. */
 export function errorCode(a: Answer): string | undefined {
 	const e = a.json?.error;
 	if (!e || typeof e.code !== 'string' || typeof e.message !== 'string') return undefined;

@@ -8,7 +8,7 @@ export interface FieldDetail {
 	message: string;
 }
 
-/** An answer in the contract's error shape: { error: { code, message, details? } }. */
+/** An answer in the error shape of docs/api-contract.md: { error: { code, message, details? } }. */
 export class ApiError extends Error {
 	constructor(
 		readonly status: number,

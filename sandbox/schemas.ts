@@ -25,7 +25,7 @@ export const EVENT_TYPES = [
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
-/** Read scope a webhook subscriber needs for each event (contract's scope table). */
+/** Read scope a webhook subscriber needs for each event (docs/api-contract.md, "Scopes"). */
 export const EVENT_SCOPES: Record<EventType, Scope> = {
 	'vente.creee': 'factures:read',
 	'facture.payee': 'factures:read',
@@ -136,7 +136,7 @@ export const ecritureSchema = z.object({
 });
 export type Ecriture = z.infer<typeof ecritureSchema>;
 
-// Endpoints beyond the spec's table (README, "API assumptions"): payroll slips and the audit journal.
+// Endpoints beyond the spec's table (docs/api-contract.md): payroll slips and the audit journal.
 export const bulletinSchema = z.object({
 	id: z.string(),
 	salarie_id: z.string(),

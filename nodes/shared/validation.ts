@@ -116,7 +116,7 @@ export function toInteger(
 
 /**
  * The longest text the node sends, in characters, per kind of value. The API spec states no
- * limits: these are the limits assumed in docs/api-contract.md (README, "API assumptions"). They are checked
+ * limits: these are the limits assumed in docs/api-contract.md. They are checked
  * before any request, so an oversized value fails naming its parameter instead of reaching the ERP.
  */
 export const MAX_LENGTH = {

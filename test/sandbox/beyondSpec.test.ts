@@ -1,5 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports */
-// Contract tests of the endpoints beyond the spec's table (README, "API assumptions"):
+// Contract tests of the endpoints beyond the spec's table (docs/api-contract.md):
 // GET /paie/bulletins, GET /audit/journal and DELETE /articles/:id.
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';

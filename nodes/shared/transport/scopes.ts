@@ -36,7 +36,7 @@ const ENDPOINT_SCOPES: Array<{ method: HttpMethod; path: RegExp; scope: string }
 	{ method: 'POST', path: /^\/factures$/, scope: 'factures:write' },
 	{ method: 'POST', path: /^\/reglements$/, scope: 'factures:write' },
 	{ method: 'GET', path: /^\/comptabilite\/grand-livre$/, scope: 'compta:read' },
-	// Beyond the spec's table (README, "API assumptions"), reached with the API Request operation.
+	// Beyond the spec's table (docs/api-contract.md), reached with the API Request operation.
 	{ method: 'DELETE', path: /^\/articles\/[^/]+$/, scope: 'articles:write' },
 	{ method: 'GET', path: /^\/paie\/bulletins$/, scope: 'paie:read' },
 	{ method: 'GET', path: /^\/audit\/journal$/, scope: 'audit:read' },
