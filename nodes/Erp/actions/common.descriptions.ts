@@ -2,6 +2,7 @@
 // the enumerations of the contract.
 import type { INodeProperties } from 'n8n-workflow';
 
+import { MAX_PAGE_SIZE } from '../../shared/transport';
 import type { IdKind } from './validation';
 import { ID_PREFIXES, idPattern } from './validation';
 
@@ -132,7 +133,7 @@ export function queryParametersProperty(description: string): INodeProperties {
 	};
 }
 
-/** "Options" of every list: free query parameters passed through unchanged. */
+/** "Options" of every list: the page size, and free query parameters passed through unchanged. */
 export const listOptions: INodeProperties = {
 	displayName: 'Options',
 	name: 'options',
@@ -140,6 +141,16 @@ export const listOptions: INodeProperties = {
 	placeholder: 'Add option',
 	default: {},
 	options: [
+		{
+			displayName: 'Page Size',
+			name: 'pageSize',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: MAX_PAGE_SIZE },
+			default: MAX_PAGE_SIZE,
+			description:
+				'How many items each request asks for (the API parameter limit), from 1 to 100. It changes the number of requests, not the items returned.',
+			hint: 'Leave it out unless your ERP needs smaller pages. If the ERP refuses a page size, the node retries once with the largest size the ERP states (or its default) and keeps using that for this credential.',
+		},
 		queryParametersProperty(
 			'Extra query parameters sent as they are, for filters this node does not list. "limit" and "cursor" are managed by the node and refused here.',
 		),

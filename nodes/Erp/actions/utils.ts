@@ -6,7 +6,13 @@
 import type { IDataObject, IExecuteFunctions, INodeParameterResourceLocator } from 'n8n-workflow';
 
 import type { ErpRequest } from '../../shared/transport';
-import { erpApiRequest, erpGetMany, erpPaginate, getRequestSettings } from '../../shared/transport';
+import {
+	erpApiRequest,
+	erpGetMany,
+	erpPaginate,
+	getRequestSettings,
+	MAX_PAGE_SIZE,
+} from '../../shared/transport';
 import { RESERVED_QUERY_PARAMETERS } from './common.descriptions';
 import type { IdKind, TextLimit, ValueSource } from './validation';
 import {
@@ -325,7 +331,8 @@ function freeQueryParameters(
 
 /**
  * A list operation: checked filters (API names; article locators by reference are resolved when
- * the step runs) plus free query parameters, read with Return All / Limit through the transport.
+ * the step runs) plus free query parameters, read with Return All / Limit and the Page Size option
+ * through the transport.
  */
 export function prepareGetMany(
 	ctx: IExecuteFunctions,
@@ -343,6 +350,10 @@ export function prepareGetMany(
 				min: 1,
 			});
 	const extra = freeQueryParameters(ctx, itemIndex, filters);
+	const { pageSize } = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const checkedPageSize = isBlank(pageSize)
+		? undefined
+		: toInteger(source(ctx, 'Page Size', itemIndex), pageSize, { min: 1, max: MAX_PAGE_SIZE });
 	return async () => {
 		const qs: IDataObject = { ...extra };
 		for (const [key, value] of Object.entries(filters)) {
@@ -359,7 +370,7 @@ export function prepareGetMany(
 			ctx,
 			path,
 			qs,
-			{ returnAll, limit },
+			{ returnAll, limit, pageSize: checkedPageSize },
 			getRequestSettings(ctx, itemIndex),
 		);
 	};
