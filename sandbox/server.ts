@@ -154,6 +154,8 @@ export class App {
 		const method = req.method ?? 'GET';
 		const path = url.pathname;
 		const counted = path === '/v1' || path.startsWith('/v1/') || path.startsWith('/oauth/');
+		// The query as sent, for the request log (a handler may read it differently).
+		const query = Object.fromEntries(url.searchParams);
 		if (counted) this.stats.countRequest(method, path);
 		let reply: Reply | undefined;
 		try {
@@ -172,7 +174,10 @@ export class App {
 			reply = this.replyFor(e);
 		}
 		if (!reply) return; // answered or destroyed already
-		if (counted) this.stats.countStatus(reply.status);
+		if (counted) {
+			this.stats.countStatus(reply.status);
+			this.stats.logRequest(method, path, query, reply.status);
+		}
 		send(res, reply);
 		if (!this.options.quiet)
 			process.stdout.write(`${method} ${req.url} ${reply.status} ${Date.now() - started}ms\n`);
@@ -259,6 +264,7 @@ export class App {
 		if (fault?.kind === 'status') return withLimits(injected(fault.status));
 		if (fault?.kind === 'badBody') {
 			this.stats.countStatus(200);
+			this.stats.logRequest(method, path, Object.fromEntries(qs), 200);
 			res.writeHead(200, { 'Content-Type': 'application/json', ...limit.headers });
 			res.end('{"data":[{"id":"art_0000');
 			return undefined;
