@@ -35,6 +35,10 @@ async function readPage(
 	mayFallBack: boolean,
 ): Promise<{ data: IDataObject[]; next: unknown }> {
 	const { path, itemIndex } = page;
+	const pageOf = (body: ListBody | undefined): { data: IDataObject[]; next: unknown } => {
+		if (!body || !Array.isArray(body.data)) throw listShapeError(prepared.node, path, itemIndex);
+		return { data: body.data as IDataObject[], next: body.pagination?.next_cursor };
+	};
 	const ask = async (limit: number | undefined): Promise<ListBody | undefined> => {
 		const qs: IDataObject = {
 			...page.qs,
@@ -47,23 +51,24 @@ async function readPage(
 	};
 	const key = pageSizeKey(prepared.node, prepared.credentialType, prepared.baseUrl);
 	const limit = limitToSend(key, page.wanted);
-	let body: ListBody | undefined;
-	try {
-		body = await ask(limit);
-	} catch (error) {
-		const refusal =
-			mayFallBack && limit !== undefined ? limitRefusal(apiErrorFacts(error), limit) : undefined;
-		if (refusal === undefined || limit === undefined) throw error;
-		// One fallback, never more: a refusal of the smaller page fails as it is.
-		rememberRefusal(key, limit, refusal.maximum);
-		const smaller = limitToSend(key, page.wanted);
-		context.logger.info(
-			`ERP API refused limit=${limit} on GET ${path}; reading ${smaller === undefined ? "the server's default page size" : `pages of ${smaller}`} from now on with this credential`,
-		);
-		body = await ask(smaller);
-	}
-	if (!body || !Array.isArray(body.data)) throw listShapeError(prepared.node, path, itemIndex);
-	return { data: body.data as IDataObject[], next: body.pagination?.next_cursor };
+	// send's errors are the transport's node errors: one that is not a refusal of `limit` goes on unchanged.
+	const first = await ask(limit).then(
+		(body) => ({ ok: true as const, body }),
+		(error: unknown) => ({ ok: false as const, error }),
+	);
+	if (first.ok) return pageOf(first.body);
+	const refusal =
+		mayFallBack && limit !== undefined
+			? limitRefusal(apiErrorFacts(first.error), limit)
+			: undefined;
+	if (refusal === undefined || limit === undefined) throw first.error;
+	// One fallback, never more: a refusal of the smaller page fails as it is.
+	rememberRefusal(key, limit, refusal.maximum);
+	const smaller = limitToSend(key, page.wanted);
+	context.logger.info(
+		`ERP API refused limit=${limit} on GET ${path}; reading ${smaller === undefined ? "the server's default page size" : `pages of ${smaller}`} from now on with this credential`,
+	);
+	return pageOf(await ask(smaller));
 }
 
 function clampPageSize(pageSize: number | undefined): number {
