@@ -26,6 +26,7 @@ import { apiKeyCredentials, control, newKey } from './helpers';
 
 const ERP = 'n8n-nodes-erp.erp';
 const ARTICLES = 180; // pages of 50: 50, 50, 50, 30
+const PAGES_OF_50 = Array<string>(4).fill('50:200');
 
 let credentialCounter = 0;
 /** A credential of its own (the node's credential id): nothing remembered for it yet. */
@@ -96,6 +97,18 @@ describe('Get Many against a server that allows 50 items per page', () => {
 		await control(sb.url, 'reset', { articles: ARTICLES }); // same seed; log and stats cleared
 	});
 
+	/** The run succeeded with `wanted` (in order), and the server saw exactly these `limit:status`. */
+	async function assertListed(
+		result: RunWorkflowResult,
+		wanted: string[],
+		requests: string[],
+	): Promise<void> {
+		assert.equal(result.success, true, result.error?.message);
+		assert.deepEqual(ids(result), wanted);
+		assert.equal(new Set(ids(result)).size, wanted.length, 'no duplicates');
+		assert.deepEqual(pages(await sandboxRequests(sb.url)), requests);
+	}
+
 	test('the server refuses limit=100 with the contract body, naming the maximum', async () => {
 		const refused = await call(sb.baseUrl, 'GET', '/articles?limit=100');
 		assert.equal(refused.status, 400);
@@ -113,26 +126,11 @@ describe('Get Many against a server that allows 50 items per page', () => {
 	test('Return All gets every article exactly once; one refused first page, then pages of 50; the next list starts at 50', async () => {
 		const credential = freshCredential();
 		const first = await runErp(credentials, credential, articleList());
-		assert.equal(first.success, true, first.error?.message);
-		assert.deepEqual(ids(first), expected);
-		assert.equal(new Set(ids(first)).size, ARTICLES, 'no duplicates');
-		assert.deepEqual(pages(await sandboxRequests(sb.url)), [
-			'100:400',
-			'50:200',
-			'50:200',
-			'50:200',
-			'50:200',
-		]);
+		await assertListed(first, expected, ['100:400', ...PAGES_OF_50]);
 
 		await control(sb.url, 'reset', { articles: ARTICLES });
-		const second = await runErp(credentials, credential, articleList());
-		assert.equal(second.success, true, second.error?.message);
-		assert.deepEqual(ids(second), expected);
-		assert.deepEqual(
-			pages(await sandboxRequests(sb.url)),
-			['50:200', '50:200', '50:200', '50:200'],
-			'remembered for the credential: no refused request',
-		);
+		// Remembered for the credential: no refused request.
+		await assertListed(await runErp(credentials, credential, articleList()), expected, PAGES_OF_50);
 	});
 
 	test('another credential is not affected: its first list is refused once too', async () => {
@@ -143,15 +141,7 @@ describe('Get Many against a server that allows 50 items per page', () => {
 		// Another credential (another id and key) against the same server learns on its own.
 		const other = apiKeyCredentials(sb.baseUrl, await newKey(sb.url, ['articles:read']));
 		const result = await runErp(other, freshCredential(), articleList());
-		assert.equal(result.success, true, result.error?.message);
-		assert.deepEqual(ids(result), expected);
-		assert.deepEqual(pages(await sandboxRequests(sb.url)), [
-			'100:400',
-			'50:200',
-			'50:200',
-			'50:200',
-			'50:200',
-		]);
+		await assertListed(result, expected, ['100:400', ...PAGES_OF_50]);
 	});
 
 	test('Limit across pages gets exactly the first items, asking only for what is left', async () => {
@@ -160,14 +150,7 @@ describe('Get Many against a server that allows 50 items per page', () => {
 			freshCredential(),
 			articleList({ returnAll: false, limit: 120 }),
 		);
-		assert.equal(result.success, true, result.error?.message);
-		assert.deepEqual(ids(result), expected.slice(0, 120));
-		assert.deepEqual(pages(await sandboxRequests(sb.url)), [
-			'100:400',
-			'50:200',
-			'50:200',
-			'20:200',
-		]);
+		await assertListed(result, expected.slice(0, 120), ['100:400', '50:200', '50:200', '20:200']);
 	});
 
 	test('Page Size is sent as limit, and one the server accepts is never refused', async () => {
@@ -176,9 +159,7 @@ describe('Get Many against a server that allows 50 items per page', () => {
 			freshCredential(),
 			articleList({ options: { pageSize: 30 } }),
 		);
-		assert.equal(result.success, true, result.error?.message);
-		assert.deepEqual(ids(result), expected);
-		assert.deepEqual(pages(await sandboxRequests(sb.url)), Array(6).fill('30:200'));
+		await assertListed(result, expected, Array<string>(6).fill('30:200'));
 	});
 
 	test('a Page Size the server refuses falls back once to the stated maximum', async () => {
@@ -187,15 +168,7 @@ describe('Get Many against a server that allows 50 items per page', () => {
 			freshCredential(),
 			articleList({ options: { pageSize: 80 } }),
 		);
-		assert.equal(result.success, true, result.error?.message);
-		assert.deepEqual(ids(result), expected);
-		assert.deepEqual(pages(await sandboxRequests(sb.url)), [
-			'80:400',
-			'50:200',
-			'50:200',
-			'50:200',
-			'50:200',
-		]);
+		await assertListed(result, expected, ['80:400', ...PAGES_OF_50]);
 	});
 
 	test('a bad Page Size fails naming it, before any request', async () => {
