@@ -1,9 +1,15 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals */
-// `npm run sandbox [-- --port 4010 --host 127.0.0.1 --articles 250 --seed 1]`
+// `npm run sandbox [-- --port 4010 --host 127.0.0.1 --articles 250 --seed 1 --max-page-size 100]`
 import { DEMO_KEYS, DEMO_OAUTH_CLIENT, startSandbox } from './index';
 
 function parseArgs(argv: string[]) {
-	const out: { port: number; host: string; articles?: number; seed?: number } = {
+	const out: {
+		port: number;
+		host: string;
+		articles?: number;
+		seed?: number;
+		maxPageSize?: number;
+	} = {
 		port: 4010,
 		host: '127.0.0.1',
 	};
@@ -19,7 +25,13 @@ function parseArgs(argv: string[]) {
 		else if (flag === '--host') out.host = value;
 		else if (flag === '--articles') out.articles = num();
 		else if (flag === '--seed') out.seed = num();
-		else throw new Error(`Unknown option ${flag} (use --port, --host, --articles, --seed)`);
+		else if (flag === '--max-page-size') {
+			out.maxPageSize = num();
+			if (out.maxPageSize < 1 || out.maxPageSize > 100) throw new Error(`${flag} must be 1 to 100`);
+		} else
+			throw new Error(
+				`Unknown option ${flag} (use --port, --host, --articles, --seed, --max-page-size)`,
+			);
 	}
 	return out;
 }

@@ -4,6 +4,7 @@ import { request } from 'undici';
 
 import { DEMO_KEYS } from './auth';
 import type { App } from './server';
+import type { LoggedRequest } from './stats';
 
 /** GET /_sandbox/stats: request counters, store sizes and webhook deliveries. */
 export type SandboxStats = ReturnType<App['statsSnapshot']>;
@@ -75,4 +76,11 @@ export async function newSandboxKey(url: string, scopes: string[], name?: string
 	const answer = await control(url, 'keys', name === undefined ? { scopes } : { scopes, name });
 	if (answer.status >= 300) throw new Error(`POST /_sandbox/keys answered ${answer.status}: ${answer.text}`);
 	return String(answer.json.key);
+}
+
+/** GET /_sandbox/requests: the latest answered /v1 and /oauth requests (query and status), oldest first. */
+export async function sandboxRequests(url: string): Promise<LoggedRequest[]> {
+	const answer = await control(url, 'requests');
+	if (answer.status !== 200) throw new Error(`GET /_sandbox/requests answered ${answer.status}: ${answer.text}`);
+	return answer.json.data as LoggedRequest[];
 }

@@ -55,6 +55,7 @@ export function controlRouter(): Router<ControlCtx> {
 			return json(200, { id: hook.id, secret: hook.secret });
 		})
 		.add('GET', '/_sandbox/stats', ({ app }) => json(200, app.statsSnapshot()))
+		.add('GET', '/_sandbox/requests', ({ app }) => json(200, { data: app.stats.log }))
 		.add('POST', '/_sandbox/keys', ({ app, body }) => {
 			const input = validateBody(keyCreateSchema, body());
 			const key = app.keys.create(input.scopes, input.name);

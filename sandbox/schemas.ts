@@ -253,6 +253,7 @@ export const controlConfigSchema = z.object({
 		])
 		.optional(),
 	dailyQuota: z.int().min(1).optional(),
+	maxPageSize: z.int().min(1).max(100).optional(),
 	tokenLifetimes: z
 		.object({
 			accessTokenSeconds: z.number().positive().optional(),

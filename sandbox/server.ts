@@ -31,6 +31,8 @@ export interface SandboxOptions {
 	quiet?: boolean;
 	tokenLifetimes?: Partial<TokenLifetimes>;
 	webhookRetry?: Partial<WebhookRetry>;
+	/** Largest `limit` a list accepts (default 100); above it: 400 "limit must be between 1 and N". */
+	maxPageSize?: number;
 }
 
 export interface SandboxConfig {
@@ -38,6 +40,7 @@ export interface SandboxConfig {
 	dailyQuota: number;
 	tokenLifetimes: TokenLifetimes;
 	webhookRetry: WebhookRetry;
+	maxPageSize: number;
 }
 
 const INJECTED_CODES: Record<number, string> = {
@@ -87,6 +90,7 @@ export class App {
 			dailyQuota: o.dailyQuota ?? 100000,
 			tokenLifetimes: { ...DEFAULT_TOKEN_LIFETIMES, ...o.tokenLifetimes },
 			webhookRetry: { ...DEFAULT_WEBHOOK_RETRY, ...o.webhookRetry },
+			maxPageSize: o.maxPageSize ?? 100,
 		};
 		this.store = new Store();
 		seedStore(this.store, this.seed, this.articleCount);
@@ -105,6 +109,7 @@ export class App {
 		const c = this.config;
 		if (input.rateLimit !== undefined) c.rateLimit = input.rateLimit;
 		if (input.dailyQuota !== undefined) c.dailyQuota = input.dailyQuota;
+		if (input.maxPageSize !== undefined) c.maxPageSize = input.maxPageSize;
 		if (input.rateLimit !== undefined || input.dailyQuota !== undefined) this.limiter.reset();
 		Object.assign(c.tokenLifetimes, input.tokenLifetimes);
 		Object.assign(c.webhookRetry, input.webhookRetry);
@@ -149,6 +154,8 @@ export class App {
 		const method = req.method ?? 'GET';
 		const path = url.pathname;
 		const counted = path === '/v1' || path.startsWith('/v1/') || path.startsWith('/oauth/');
+		// The query as sent, for the request log (a handler may read it differently).
+		const query = Object.fromEntries(url.searchParams);
 		if (counted) this.stats.countRequest(method, path);
 		let reply: Reply | undefined;
 		try {
@@ -167,7 +174,10 @@ export class App {
 			reply = this.replyFor(e);
 		}
 		if (!reply) return; // answered or destroyed already
-		if (counted) this.stats.countStatus(reply.status);
+		if (counted) {
+			this.stats.countStatus(reply.status);
+			this.stats.logRequest(method, path, query, reply.status);
+		}
 		send(res, reply);
 		if (!this.options.quiet)
 			process.stdout.write(`${method} ${req.url} ${reply.status} ${Date.now() - started}ms\n`);
@@ -254,6 +264,7 @@ export class App {
 		if (fault?.kind === 'status') return withLimits(injected(fault.status));
 		if (fault?.kind === 'badBody') {
 			this.stats.countStatus(200);
+			this.stats.logRequest(method, path, Object.fromEntries(qs), 200);
 			res.writeHead(200, { 'Content-Type': 'application/json', ...limit.headers });
 			res.end('{"data":[{"id":"art_0000');
 			return undefined;
@@ -281,6 +292,7 @@ export class App {
 				now: () => new Date(),
 			};
 			try {
+				if (method === 'GET') checkPageSize(qs, this.config.maxPageSize);
 				reply = await route.handler(ctx, params);
 			} catch (e) {
 				reply = this.replyFor(e);
@@ -292,6 +304,24 @@ export class App {
 		if (fault?.kind === 'failAfterCommit' && reply.status < 300)
 			return withLimits(injected(fault.status));
 		return withLimits(reply);
+	}
+}
+
+/**
+ * A server that allows smaller pages than the contract's 100 (config `maxPageSize`), as the spec
+ * permits: any other `limit` is refused with 400 `invalid_query`, and without `limit` the default
+ * page (20) is no larger than the maximum. With the default maximum, the lists check `limit` alone.
+ */
+function checkPageSize(qs: URLSearchParams, max: number): void {
+	if (max >= 100) return;
+	const raw = qs.get('limit');
+	if (raw === null || raw === '') {
+		if (max < 20) qs.set('limit', String(max));
+		return;
+	}
+	if (!/^\s*\d+\s*$/.test(raw) || Number(raw) < 1 || Number(raw) > max) {
+		const message = `limit must be between 1 and ${max}`;
+		throw new ApiError(400, 'invalid_query', message, [{ field: 'limit', message }]);
 	}
 }
 

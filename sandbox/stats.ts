@@ -1,12 +1,26 @@
-// Request counters for GET /_sandbox/stats.
+// Request counters for GET /_sandbox/stats, and the request log of GET /_sandbox/requests.
+
+/** One answered request to /v1 or /oauth: its query string's parameters and the status. */
+export interface LoggedRequest {
+	method: string;
+	path: string;
+	query: Record<string, string>;
+	status: number;
+}
+
+/** Requests the log keeps (the latest). */
+const LOG_MAX = 1000;
+
 export class Stats {
 	requests = 0;
 	byStatus: Record<string, number> = {};
 	byPath: Record<string, number> = {};
 	faults: Record<string, number> = {};
 	webhookDeliveries = { attempts: 0, succeeded: 0, failed: 0 };
+	log: LoggedRequest[] = [];
 
 	reset(): void {
+		this.log = [];
 		this.requests = 0;
 		this.byStatus = {};
 		this.byPath = {};
@@ -32,6 +46,11 @@ export class Stats {
 
 	countStatus(status: number): void {
 		this.byStatus[String(status)] = (this.byStatus[String(status)] ?? 0) + 1;
+	}
+
+	logRequest(method: string, path: string, query: Record<string, string>, status: number): void {
+		this.log.push({ method, path, query, status });
+		if (this.log.length > LOG_MAX) this.log.shift();
 	}
 
 	countFault(kind: string): void {

@@ -3,6 +3,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { optionsCollection } from '../../shared/descriptions';
+import { MAX_PAGE_SIZE } from '../../shared/transport';
 import type { IdKind } from '../../shared/validation';
 import { ID_PREFIXES, idPattern } from '../../shared/validation';
 
@@ -133,8 +134,18 @@ export function queryParametersProperty(description: string): INodeProperties {
 	};
 }
 
-/** "Options" of every list: free query parameters passed through unchanged. */
+/** "Options" of every list: the page size, and free query parameters passed through unchanged. */
 export const listOptions: INodeProperties = optionsCollection([
+	{
+		displayName: 'Page Size',
+		name: 'pageSize',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: MAX_PAGE_SIZE },
+		default: MAX_PAGE_SIZE,
+		description:
+			'How many items each request asks for (the API parameter limit), from 1 to 100. It changes the number of requests, not the items returned.',
+		hint: 'Leave it out unless your ERP needs smaller pages. If the ERP refuses a page size, the node retries once with the largest size the ERP states (or its default) and keeps using that for this credential.',
+	},
 	queryParametersProperty(
 		'Extra query parameters sent as they are, for filters this node does not list. "limit" and "cursor" are managed by the node and refused here.',
 	),

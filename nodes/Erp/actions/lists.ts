@@ -12,8 +12,10 @@ import {
 	toOptionalText,
 	toText,
 } from '../../shared/validation';
+import { MAX_PAGE_SIZE } from '../../shared/transport';
 import {
 	dateRangeFilters,
+	listOptions,
 	RESERVED_QUERY_PARAMETERS,
 	returnAllAndLimit,
 } from './common.descriptions';
@@ -114,7 +116,8 @@ export function readReturnAll(
 
 /**
  * A list operation: checked filters (API names; article locators by reference are resolved when
- * the step runs) plus free query parameters from "Options", read with Return All / Limit.
+ * the step runs) plus free query parameters from "Options", read with Return All / Limit and
+ * the Page Size option.
  */
 export function prepareGetMany(
 	ctx: IExecuteFunctions,
@@ -132,6 +135,12 @@ export function prepareGetMany(
 		RESERVED_QUERY_PARAMETERS,
 		filters,
 	);
+	const pageSize = isBlank(options.pageSize)
+		? undefined
+		: toInteger(source(ctx, labelOf([listOptions], 'pageSize'), itemIndex), options.pageSize, {
+				min: 1,
+				max: MAX_PAGE_SIZE,
+			});
 	return async () => {
 		const qs: IDataObject = { ...extra };
 		for (const [key, value] of Object.entries(filters)) {
@@ -142,6 +151,6 @@ export function prepareGetMany(
 				[qs[key]] = await resolveArticleIds(ctx, erp, [{ locator: { reference }, label }]);
 			}
 		}
-		return await erp.getMany(path, qs, { returnAll, limit });
+		return await erp.getMany(path, qs, { returnAll, limit, pageSize });
 	};
 }

@@ -7,7 +7,7 @@ import type {
 	INodeListSearchResult,
 } from 'n8n-workflow';
 
-import { erpApiRequest } from '../../shared/transport';
+import { erpListPage } from '../../shared/transport';
 
 const PAGE_SIZE = 50;
 
@@ -21,18 +21,11 @@ async function listPage(
 	path: string,
 	qs: IDataObject,
 	cursor?: string,
-	limit = PAGE_SIZE,
+	pageSize = PAGE_SIZE,
 ): Promise<Page> {
-	const response = (await erpApiRequest.call(ctx, {
-		method: 'GET',
-		path,
-		qs: { ...qs, limit, ...(cursor ? { cursor } : {}) },
-	})) as { data?: unknown; pagination?: { next_cursor?: unknown } } | undefined;
-	const next = response?.pagination?.next_cursor;
-	return {
-		data: Array.isArray(response?.data) ? (response.data as IDataObject[]) : [],
-		next: typeof next === 'string' && next !== '' ? next : undefined,
-	};
+	// Through the transport's list reader: a server that refuses the page size gets a smaller one.
+	const page = await erpListPage.call(ctx, path, qs, { pageSize, cursor: cursor || undefined });
+	return { data: page.data, next: page.nextCursor };
 }
 
 function money(cents: unknown): string {

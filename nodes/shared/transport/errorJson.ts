@@ -9,6 +9,8 @@ export interface ErpErrorFacts extends IDataObject {
 	code: string | null;
 	httpCode: number | null;
 	details: IDataObject[] | null;
+	/** The API's own message (scrubbed), for code that must tell one refusal from another. */
+	apiMessage: string | null;
 }
 
 /** Walks an error and its causes (n8n wraps the HTTP library's error in NodeApiError). */
@@ -28,16 +30,26 @@ export function errorChain(error: unknown): Array<Record<string, unknown>> {
 }
 
 /**
+ * What the API answered, kept on an error the transport threw (also through a wrapper, e.g. a
+ * NodeOperationError around it: causes are looked at); undefined for any other error.
+ */
+export function apiErrorFacts(error: unknown): Readonly<ErpErrorFacts> | undefined {
+	for (const entry of errorChain(error)) {
+		const facts = (entry.context as IDataObject | undefined)?.[ERROR_MARK];
+		if (facts) return facts as ErpErrorFacts;
+	}
+	return undefined;
+}
+
+/**
  * The JSON for an error item (continueOnFail): `{ message, code, httpCode, details?, description? }`.
  * Works for any error; `code` and `httpCode` are null when the error did not come from the API.
  */
 export function erpErrorToJson(error: unknown): IDataObject {
 	const record = (error ?? {}) as { message?: unknown; description?: unknown };
-	// The node may have wrapped the transport's error (e.g. in a NodeOperationError): look at causes.
-	let facts: ErpErrorFacts | undefined;
+	const facts = apiErrorFacts(error);
 	let description: string | undefined;
 	for (const entry of errorChain(error)) {
-		facts ??= (entry.context as IDataObject | undefined)?.[ERROR_MARK] as ErpErrorFacts | undefined;
 		if (
 			description === undefined &&
 			typeof entry.description === 'string' &&

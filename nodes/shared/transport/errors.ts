@@ -31,7 +31,7 @@ function makeError(
 	node: INode,
 	message: string,
 	description: string | undefined,
-	facts: { code?: string; httpCode?: number; details?: ErpApiErrorDetail[] },
+	facts: { code?: string; httpCode?: number; details?: ErpApiErrorDetail[]; apiMessage?: string },
 	itemIndex: number | undefined,
 ): NodeApiError {
 	const errorResponse: JsonObject = { message };
@@ -47,6 +47,7 @@ function makeError(
 		code: facts.code ?? null,
 		httpCode: facts.httpCode ?? null,
 		details: facts.details ? facts.details.map((d) => ({ ...d }) as IDataObject) : null,
+		apiMessage: facts.apiMessage ?? null,
 	};
 	error.context[ERROR_MARK] = kept;
 	return error;
@@ -157,7 +158,7 @@ export function httpStatusError(
 		node,
 		message,
 		joinSentences(description, extra),
-		{ code: api.code, httpCode: status, details: api.details },
+		{ code: api.code, httpCode: status, details: api.details, apiMessage: api.message },
 		context.itemIndex,
 	);
 }

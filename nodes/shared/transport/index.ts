@@ -3,7 +3,9 @@
 // Exports (fixed by CONTRIBUTING.md; additions marked +):
 //   erpApiRequest.call(this, request: ErpRequest, settings?: ErpRequestSettings): Promise<any>
 //   erpPaginate.call(this, path, qs, { pageSize?, max?, +itemIndex? }, settings?): AsyncGenerator<IDataObject[]>
-//   erpGetMany.call(this, path, qs, { returnAll, limit?, +itemIndex? }, settings?): Promise<IDataObject[]>
+//   erpGetMany.call(this, path, qs, { returnAll, limit?, +pageSize?, +itemIndex? }, settings?): Promise<IDataObject[]>
+//   + erpListPage.call(this, path, qs, { pageSize?, cursor?, itemIndex? }, settings?): Promise<{ data, nextCursor? }>
+//   + MAX_PAGE_SIZE (100): the largest and default page size
 //   + getRequestSettings(context, itemIndex?): ErpRequestSettings   reads the `requestOptions` parameter
 //   + getGuardedCredentials(context, itemIndex?): Promise<credential data>   guards applied, nothing sent
 //   + erpApiResponse.call(this, request, settings?): Promise<{ statusCode, body }>   erpApiRequest with the status (204)
@@ -20,6 +22,8 @@
 // before it is sent, waiting in order for the reset when none is left (pacing.ts); GET/DELETE also
 // retried on 5xx, resets, timeouts and unreadable bodies (a request can say otherwise with
 // `resendable`); POST/PATCH/PUT only on 429 and connection refused; every POST carries an Idempotency-Key.
+// Lists: a first page refused because of its size (400/422 about `limit`) is read again once with the
+// maximum the server states, else without `limit`, and that is remembered per credential (pageSize.ts).
 // Errors: NodeOperationError when a guard refuses (nothing sent) or a list repeats its cursor;
 // NodeApiError for everything else, with the API's code kept (read it with erpErrorToJson, which
 // also looks through a wrapper, so `throw new NodeApiError(this.getNode(), error as JsonObject)`
@@ -29,15 +33,17 @@
 //
 // Files, one job each: types.ts (public types), settings.ts (node parameters: authentication,
 // requestOptions), credentials.ts (guarded credential, what a request needs from it), request.ts
-// (the attempt loop), classify.ts (what a failed call was), pagination.ts (lists), errors.ts
-// (error mapping), apiError.ts (the API's error body, secrets scrubbed), errorJson.ts (error
-// items), scopes.ts (scopes per endpoint and event), rateLimit.ts (headers and retries),
-// budget.ts and pacing.ts (rate-limit budgets), idempotency.ts.
+// (the attempt loop), classify.ts (what a failed call was), pagination.ts (lists), pageSize.ts
+// (page sizes a server refused, per credential), errors.ts (error mapping), apiError.ts (the
+// API's error body, secrets scrubbed), errorJson.ts (error items), scopes.ts (scopes per endpoint
+// and event), rateLimit.ts (headers and retries), budget.ts and pacing.ts (rate-limit budgets),
+// idempotency.ts.
 export type { ErpContext, ErpCredentialType, ErpRequest, ErpRequestSettings } from './types';
 export { getRequestSettings } from './settings';
 export { getGuardedCredentials } from './credentials';
 export { erpApiRequest, erpApiResponse } from './request';
-export { erpGetMany, erpPaginate } from './pagination';
+export { erpGetMany, erpListPage, erpPaginate } from './pagination';
+export { MAX_PAGE_SIZE } from './pageSize';
 export { erpErrorToJson } from './errorJson';
 export { requiredScopes, EVENT_SCOPES } from './scopes';
 export type { ErpEvent } from './scopes';

@@ -3,16 +3,84 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
 import { resolveCredential } from './credentials';
+import type { ResolvedCredential } from './credentials';
+import { apiErrorFacts } from './errorJson';
 import { listShapeError } from './errors';
+import { limitRefusal, limitToSend, MAX_PAGE_SIZE, pageSizeKey, rememberRefusal } from './pageSize';
 import { send } from './request';
 import type { ErpContext, ErpRequestSettings } from './types';
 
-const MAX_PAGE_SIZE = 100;
+type ListBody = { data?: unknown; pagination?: { next_cursor?: unknown } };
+
+/** One page to read: `wanted` items after `cursor` (or after the `cursor` in `qs`, if any). */
+interface PageRequest {
+	path: string;
+	qs: IDataObject;
+	wanted: number;
+	cursor?: string;
+	itemIndex?: number;
+}
+
+/**
+ * Reads one page. The page size sent is `wanted`, or what the credential's server is known to
+ * accept (pageSize.ts). With `mayFallBack`, a page refused because of its size (400/422 about
+ * `limit`) is asked for once more: with the maximum the server stated, else without `limit` (the
+ * server's default page); that is remembered for the credential. Only a caller that has handed on
+ * nothing of this list yet may fall back, so no item is lost or read twice.
+ */
+async function readPage(
+	context: ErpContext,
+	resolved: ResolvedCredential,
+	page: PageRequest,
+	settings: ErpRequestSettings,
+	mayFallBack: boolean,
+): Promise<{ data: IDataObject[]; next: unknown }> {
+	const { path, itemIndex } = page;
+	const pageOf = (body: ListBody | undefined): { data: IDataObject[]; next: unknown } => {
+		if (!body || !Array.isArray(body.data)) throw listShapeError(resolved.node, path, itemIndex);
+		return { data: body.data as IDataObject[], next: body.pagination?.next_cursor };
+	};
+	const ask = async (limit: number | undefined): Promise<ListBody | undefined> => {
+		const qs: IDataObject = {
+			...page.qs,
+			limit,
+			...(page.cursor !== undefined ? { cursor: page.cursor } : {}),
+		};
+		if (limit === undefined) delete qs.limit;
+		const answer = await send(context, resolved, { method: 'GET', path, qs, itemIndex }, settings);
+		return answer.body as ListBody | undefined;
+	};
+	const key = pageSizeKey(resolved.node, resolved.credentialType, resolved.baseUrl);
+	const limit = limitToSend(key, page.wanted);
+	// send's errors are the transport's node errors: one that is not a refusal of `limit` goes on unchanged.
+	const first = await ask(limit).then(
+		(body) => ({ ok: true as const, body }),
+		(error: unknown) => ({ ok: false as const, error }),
+	);
+	if (first.ok) return pageOf(first.body);
+	const refusal =
+		mayFallBack && limit !== undefined
+			? limitRefusal(apiErrorFacts(first.error), limit)
+			: undefined;
+	if (refusal === undefined || limit === undefined) throw first.error;
+	// One fallback, never more: a refusal of the smaller page fails as it is.
+	rememberRefusal(key, limit, refusal.maximum);
+	const smaller = limitToSend(key, page.wanted);
+	context.logger.info(
+		`ERP API refused limit=${limit} on GET ${path}; reading ${smaller === undefined ? "the server's default page size" : `pages of ${smaller}`} from now on with this credential`,
+	);
+	return pageOf(await ask(smaller));
+}
+
+function clampPageSize(pageSize: number | undefined): number {
+	return Math.max(1, Math.min(MAX_PAGE_SIZE, Math.floor(pageSize ?? MAX_PAGE_SIZE)));
+}
 
 /**
  * Pages of a list endpoint, following `next_cursor`. `pageSize` (default and maximum 100) is the
  * `limit` query parameter; `max` stops after that many items. Stops on a null, missing or empty
  * cursor; fails on a cursor it has already followed. The credential is resolved once per list.
+ * A first page refused because of its size is read again once with a smaller one (`readPage`).
  */
 export async function* erpPaginate(
 	this: ErpContext,
@@ -21,35 +89,27 @@ export async function* erpPaginate(
 	options: { pageSize?: number; max?: number; itemIndex?: number },
 	settings: ErpRequestSettings = {},
 ): AsyncGenerator<IDataObject[]> {
-	const pageSize = Math.max(
-		1,
-		Math.min(MAX_PAGE_SIZE, Math.floor(options.pageSize ?? MAX_PAGE_SIZE)),
-	);
+	const pageSize = clampPageSize(options.pageSize);
 	const { max, itemIndex } = options;
 	const resolved = await resolveCredential(this, itemIndex);
 	const seen = new Set<string>();
 	let cursor: string | undefined;
 	let count = 0;
 	while (max === undefined || count < max) {
-		const limit = max === undefined ? pageSize : Math.min(pageSize, max - count);
-		const { body: page } = (await send(
+		const wanted = max === undefined ? pageSize : Math.min(pageSize, max - count);
+		const page = await readPage(
 			this,
 			resolved,
-			{
-				method: 'GET',
-				path,
-				qs: { ...qs, limit, ...(cursor !== undefined ? { cursor } : {}) },
-				itemIndex,
-			},
+			{ path, qs, wanted, cursor, itemIndex },
 			settings,
-		)) as { body: { data?: unknown; pagination?: { next_cursor?: unknown } } };
-		if (!page || !Array.isArray(page.data)) throw listShapeError(resolved.node, path, itemIndex);
-		let items = page.data as IDataObject[];
+			count === 0 && cursor === undefined,
+		);
+		let items = page.data;
 		if (max !== undefined && items.length > max - count) items = items.slice(0, max - count);
 		count += items.length;
 		if (items.length > 0) yield items;
 
-		const next = page.pagination?.next_cursor;
+		const next = page.next;
 		if (typeof next !== 'string' || next === '') return;
 		if (seen.has(next)) {
 			throw new NodeOperationError(
@@ -66,12 +126,42 @@ export async function* erpPaginate(
 	}
 }
 
-/** Every item (returnAll) or the first `limit` (default 50) of a list endpoint. */
+/**
+ * One page of a list endpoint, from `cursor` (the editor's searchable lists). A page refused
+ * because of its size is read again once with a smaller one, as the first page of `erpPaginate`.
+ */
+export async function erpListPage(
+	this: ErpContext,
+	path: string,
+	qs: IDataObject,
+	options: { pageSize?: number; cursor?: string; itemIndex?: number },
+	settings: ErpRequestSettings = {},
+): Promise<{ data: IDataObject[]; nextCursor?: string }> {
+	const { cursor, itemIndex } = options;
+	const resolved = await resolveCredential(this, itemIndex);
+	const wanted = clampPageSize(options.pageSize);
+	const page = await readPage(
+		this,
+		resolved,
+		{ path, qs, wanted, cursor, itemIndex },
+		settings,
+		true,
+	);
+	return {
+		data: page.data,
+		nextCursor: typeof page.next === 'string' && page.next !== '' ? page.next : undefined,
+	};
+}
+
+/**
+ * Every item (returnAll) or the first `limit` (default 50) of a list endpoint, read in pages of
+ * `pageSize` (default and maximum 100).
+ */
 export async function erpGetMany(
 	this: ErpContext,
 	path: string,
 	qs: IDataObject,
-	options: { returnAll: boolean; limit?: number; itemIndex?: number },
+	options: { returnAll: boolean; limit?: number; pageSize?: number; itemIndex?: number },
 	settings?: ErpRequestSettings,
 ): Promise<IDataObject[]> {
 	const max = options.returnAll ? undefined : Math.max(0, Math.floor(options.limit ?? 50));
@@ -81,7 +171,7 @@ export async function erpGetMany(
 		this,
 		path,
 		qs,
-		{ max, itemIndex: options.itemIndex },
+		{ max, pageSize: options.pageSize, itemIndex: options.itemIndex },
 		settings,
 	)) {
 		for (const item of page) items.push(item);

@@ -1,0 +1,104 @@
+// Page sizes. The spec leaves the maximum page size open; the nodes ask for up to 100
+// (docs/api-contract.md, "Tolerant page size"). A server may allow less and refuse `limit=100`:
+// the list reader then falls back once (pagination.ts), and this module remembers, per credential, what to send instead.
+// Process memory only (like the rate-limit budgets): a restart or another worker learns it again
+// with one refused request.
+import type { INode } from 'n8n-workflow';
+
+import type { ErpApiErrorDetail } from './apiError';
+
+/** The largest page the nodes ask for, and the default. */
+export const MAX_PAGE_SIZE = 100;
+
+/** Credentials remembered at most (the oldest is forgotten first). */
+const MAX_REMEMBERED = 1000;
+
+/**
+ * What a credential's server refused: a wanted size of `from` or more is sent as `limit` instead
+ * (undefined: no `limit`, the server's default page). Smaller sizes are sent as they are.
+ */
+interface Learnt {
+	from: number;
+	limit: number | undefined;
+}
+
+const learnt = new Map<string, Learnt>();
+
+/** The memory's key: the node's credential (type and id, else name) and the Base URL. No secret. */
+export function pageSizeKey(node: INode, credentialType: string, baseUrl: string): string {
+	const reference = node.credentials?.[credentialType];
+	return `${credentialType}\n${reference?.id ?? reference?.name ?? ''}\n${baseUrl}`;
+}
+
+/** The `limit` to send for a page of `wanted` items (undefined: send none). */
+export function limitToSend(key: string, wanted: number): number | undefined {
+	const entry = learnt.get(key);
+	return entry !== undefined && wanted >= entry.from ? entry.limit : wanted;
+}
+
+/** Remembers that `refused` was refused, and the maximum the server stated, if it stated one. */
+export function rememberRefusal(key: string, refused: number, maximum?: number): void {
+	learnt.delete(key);
+	learnt.set(
+		key,
+		maximum !== undefined
+			? { from: maximum + 1, limit: maximum }
+			: { from: refused, limit: undefined },
+	);
+	if (learnt.size > MAX_REMEMBERED) learnt.delete(learnt.keys().next().value as string);
+}
+
+/** What the API's error said, as the transport keeps it (errors.ts `apiErrorFacts`). */
+export interface RefusalFacts {
+	httpCode: number | null;
+	apiMessage?: string | null;
+	details?: ReadonlyArray<Partial<ErpApiErrorDetail>> | null;
+}
+
+// A text that names the `limit` parameter: "limit must be between 1 and 50", "'limit' must be
+// <= 50", "limit: at most 50", "Invalid query parameter limit", "invalid value for limit". Not
+// "the date range exceeds the limit of 1 year" nor "rate limit exceeded".
+const NAMES_LIMIT = [
+	/(?:^|[^\w.-])["'`]?limit["'`]?(?=\s*(?:[:=<>(]|$)|\s+(?:must|should|is|has|cannot|can't|may|exceeds|parameter|value|out)\b)/i,
+	/\b(?:parameter|param|field|argument|for)\s+["'`]?limit\b/i,
+];
+
+// The maximum a text states: "between 1 and 50", "from 1 to 50", "at most 50", "max 50",
+// "maximum is 50", "<= 50", "up to 50", "not greater than 50", "must not exceed 50".
+const STATES_MAXIMUM = [
+	/\bbetween\s+\d+\s+and\s+(\d+)\b/i,
+	/\bfrom\s+\d+\s+to\s+(\d+)\b/i,
+	/(?:\bat most|\bno more than|\bnot (?:be )?(?:greater|more|larger) than|\bmaximum(?: is| of)?|\bmax\b\.?|<=|≤|\bup to|\bexceed)\s*:?\s*(\d+)\b/i,
+];
+
+function namesLimitField(field: string | undefined): boolean {
+	return field !== undefined && /(?:^|[.[\]])limit\]?$/i.test(field.trim());
+}
+
+/**
+ * Whether an error answer refuses the page size `sent`: HTTP 400 or 422 whose details name the
+ * field `limit`, or whose message (or a detail's) names the `limit` parameter. Any other refusal
+ * (another parameter, another status) is not, and fails as it is. `maximum` is the largest size
+ * the text states, when it states one below `sent`.
+ */
+export function limitRefusal(
+	facts: RefusalFacts | undefined,
+	sent: number,
+): { maximum?: number } | undefined {
+	if (!facts || (facts.httpCode !== 400 && facts.httpCode !== 422)) return undefined;
+	const details = facts.details ?? [];
+	const texts = [facts.apiMessage, ...details.map((detail) => detail.message)].filter(
+		(text): text is string => typeof text === 'string' && text !== '',
+	);
+	const aboutLimit =
+		details.some((detail) => namesLimitField(detail.field)) ||
+		texts.some((text) => NAMES_LIMIT.some((pattern) => pattern.test(text)));
+	if (!aboutLimit) return undefined;
+	for (const text of texts) {
+		for (const pattern of STATES_MAXIMUM) {
+			const stated = Number(pattern.exec(text)?.[1]);
+			if (Number.isSafeInteger(stated) && stated >= 1 && stated < sent) return { maximum: stated };
+		}
+	}
+	return {};
+}
