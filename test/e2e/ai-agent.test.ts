@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- drives n8n from outside, not a node */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- drives n8n from outside, not a node */
 /**
  * The AI example (examples/ai-agent-erp-tool.json) run in real n8n 2.41.1 as a user runs it: a
  * chat message reaches the Chat Trigger's production URL, the AI Agent asks its OpenAI Chat Model,
@@ -104,8 +104,10 @@ function withPublicChat(workflow: Workflow): Workflow {
 		(await sandboxStats(e2e.sandbox.url)).byPath['GET /v1/articles'] ?? 0;
 
 	/**
-	 * One chat turn with the model scripted to call the article tool with `searchText`: the
-	 * requests the model received in that turn, the tool's result it was sent, and the answer.
+	 * One chat turn with the model scripted to call the article tool with `searchText`. Checks
+	 * that the model was called twice (the question, then the tool's result) and that the tool
+	 * searched the sandbox once; returns those requests, the tool's result the model was sent, and
+	 * the chat's answer.
 	 */
 	async function turn(question: string, searchText: string) {
 		model.script = { toolName: ARTICLE_TOOL, args: { search_text: searchText } };
@@ -113,13 +115,12 @@ function withPublicChat(workflow: Workflow): Workflow {
 		const searchesBefore = await articleSearches();
 		const answer = await chat(question);
 		const requests = model.requests.slice(first);
+		assert.equal(requests.length, 2, JSON.stringify(requests));
+		assert.equal((await articleSearches()) - searchesBefore, 1, 'the tool searched the sandbox');
 		const toolResults = requests.flatMap((r) => r.messages.filter((m) => m.role === 'tool'));
-		return {
-			answer,
-			requests,
-			toolResult: String(toolResults[toolResults.length - 1]?.content ?? ''),
-			searches: (await articleSearches()) - searchesBefore,
-		};
+		const toolResult = String(toolResults[toolResults.length - 1]?.content ?? '');
+		log(`the tool's result for "${searchText}": ${toolResult.slice(0, 300)}`);
+		return { answer, requests, toolResult };
 	}
 
 	it(
@@ -145,13 +146,12 @@ function withPublicChat(workflow: Workflow): Workflow {
 	it(
 		'a chat message asking for mugs: the model calls the ERP tool, the tool searches the sandbox, the answer lists the mugs',
 		track(async () => {
-			const { answer, requests, toolResult, searches } = await turn(
+			const { answer, requests, toolResult } = await turn(
 				'Which mugs do we have, and how many are in stock?',
 				'mug',
 			);
 
-			// Two calls of the model: the question with the tools, then the tool's result.
-			assert.equal(requests.length, 2, JSON.stringify(requests));
+			// The question with the tools, then the tool's result.
 			assert.deepEqual(model.otherRoutes, []);
 			const [ask, followUp] = requests;
 			assert.equal(ask.model, (modelNode.parameters.model as { value: string }).value);
@@ -179,8 +179,7 @@ function withPublicChat(workflow: Workflow): Workflow {
 				'the follow-up carries the tool call',
 			);
 
-			// The tool really searched the sandbox, once, and sent back what the ERP holds.
-			assert.equal(searches, 1);
+			// The tool sent back what the ERP holds (turn() saw it search the sandbox once).
 			const mugs = (await erp(e2e.sandbox, '/articles?q=mug&limit=100')).data;
 			assert.deepEqual(
 				mugs.map((a: { reference: string }) => a.reference),
@@ -210,16 +209,13 @@ function withPublicChat(workflow: Workflow): Workflow {
 	it(
 		'control: a tool call for an article that does not exist brings no mug into the tool result or the answer',
 		track(async () => {
-			const { answer, requests, toolResult, searches } = await turn(
-				'Do we sell unicorn saddles?',
-				'unicorn saddle',
-			);
-			assert.equal(requests.length, 2, JSON.stringify(requests));
-			assert.equal(searches, 1, 'the tool did search the sandbox');
+			// turn() checks that the model was called twice and the tool searched the sandbox once.
+			const { answer, toolResult } = await turn('Do we sell unicorn saddles?', 'unicorn saddle');
+			// n8n hands the model `""` when the tool returns no item: still a tool result.
 			assert.notEqual(toolResult, '', 'the model received a tool result');
 			for (const text of [toolResult, answer.output as string]) {
-				assert.ok(!text.includes('REF-000001'), text);
-				assert.ok(!/mug/i.test(text), text);
+				assert.doesNotMatch(text, /REF-\d{6}/);
+				assert.doesNotMatch(text, /mug/i);
 			}
 			assert.ok(String(answer.output).startsWith(FINAL_ANSWER_PREFIX), answer.output);
 		}),

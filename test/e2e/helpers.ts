@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- drives n8n from outside, not a node */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/require-node-api-error -- drives n8n from outside, not a node */
 /**
  * What the end-to-end files share: the start of an n8n instance with the packed package and the
  * sandbox (`startE2e`), the sandbox's API with the demo key (`erp`), and polling (`waitFor`).
@@ -130,28 +130,41 @@ export async function startE2e(options: {
 	return e2e;
 }
 
-/** Manual Trigger, then `node` (type version 1): a workflow to run with `n8n execute`. */
-export function manualWorkflow(
-	id: string,
-	name: string,
-	node: { name: string; type: string; parameters: Record<string, unknown>; [key: string]: unknown },
-): Workflow {
+type NodeSpec = {
+	name: string;
+	type: string;
+	parameters: Record<string, unknown>;
+	[key: string]: unknown;
+};
+
+/**
+ * A workflow of `nodes` in a row, each one's main output into the next (ids `<id>-1`, `<id>-2`,
+ * ...; type version 1 unless a node says otherwise).
+ */
+export function chainWorkflow(id: string, name: string, nodes: NodeSpec[]): Workflow {
+	const connections: Record<string, unknown> = {};
+	nodes.slice(1).forEach((node, i) => {
+		connections[nodes[i].name] = { main: [[{ node: node.name, type: 'main', index: 0 }]] };
+	});
 	return {
 		id,
 		name,
 		active: false,
 		settings: { executionOrder: 'v1' },
-		nodes: [
-			{
-				id: `${id}-1`,
-				name: 'Start',
-				type: 'n8n-nodes-base.manualTrigger',
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: {},
-			},
-			{ id: `${id}-2`, typeVersion: 1, position: [220, 0], ...node },
-		],
-		connections: { Start: { main: [[{ node: node.name, type: 'main', index: 0 }]] } },
+		nodes: nodes.map((node, i) => ({
+			id: `${id}-${i + 1}`,
+			typeVersion: 1,
+			position: [220 * i, 0],
+			...node,
+		})),
+		connections,
 	};
+}
+
+/** Manual Trigger, then `node`: a workflow to run with `n8n execute`. */
+export function manualWorkflow(id: string, name: string, node: NodeSpec): Workflow {
+	return chainWorkflow(id, name, [
+		{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', parameters: {} },
+		node,
+	]);
 }

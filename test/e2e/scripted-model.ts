@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- a local server for the e2e tests, not a node */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- a local server for the e2e tests, not a node */
 /**
  * A scripted OpenAI-compatible chat model on 127.0.0.1, for the AI example's end-to-end test:
  * `POST /v1/chat/completions` as n8n's OpenAI Chat Model node calls it with *Use Responses API*
