@@ -266,6 +266,30 @@ export async function n8nCli(
 	});
 }
 
+/** A credential as `n8n import:credentials` takes it: `data` in plain text, encrypted on import. */
+export type CredentialImport = {
+	id: string;
+	name: string;
+	type: string;
+	data: Record<string, unknown>;
+};
+
+/** Imports credentials with the n8n CLI (a file readable by this user only, removed after). */
+export async function importCredentials(
+	config: N8nConfig,
+	credentials: CredentialImport[],
+	log: Log,
+): Promise<void> {
+	const dir = fs.mkdtempSync(path.join(config.paths.userFolder, 'credentials-'));
+	try {
+		const file = path.join(dir, 'credentials.json');
+		fs.writeFileSync(file, JSON.stringify(credentials), { mode: 0o600 });
+		await n8nCli(config, ['import:credentials', `--input=${file}`], log);
+	} finally {
+		fs.rmSync(dir, { recursive: true, force: true });
+	}
+}
+
 /** What `n8n execute --rawOutput` reports: the run's data (status, result data, error). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type ExecuteResult = any;

@@ -47,6 +47,40 @@ async function shoot(target: Page | Locator, file: string): Promise<void> {
 	log(`  wrote docs/images/${file}`);
 }
 
+/** The little of a page element that `unclip` uses (this script is type-checked without the DOM library). */
+interface PageBox {
+	tagName: string;
+	scrollHeight: number;
+	clientHeight: number;
+	dataset: Record<string, string | undefined>;
+	style: { setProperty(name: string, value: string, priority: string): void };
+	querySelectorAll(selector: string): ArrayLike<PageBox>;
+}
+
+/**
+ * Lets every box in `root` (and `root` itself) whose content is taller than it grow to that
+ * content: no fixed or maximum height, no scroll bar. Children come before their parents, so
+ * that a parent sees its child grown; passes repeat until nothing changes. Runs in the page.
+ */
+function unclip(root: PageBox): void {
+	const boxes = [root, ...Array.from(root.querySelectorAll('*'))]
+		.filter((e) => e.dataset !== undefined && e.style !== undefined)
+		.filter((e) => !/^(INPUT|TEXTAREA|SELECT)$/.test(e.tagName))
+		.reverse();
+	for (let pass = 0; pass < 10; pass++) {
+		let changed = false;
+		for (const box of boxes) {
+			if (box.scrollHeight <= box.clientHeight + 1 || box.dataset.unclipped) continue;
+			box.dataset.unclipped = 'true';
+			box.style.setProperty('overflow', 'visible', 'important');
+			box.style.setProperty('max-height', 'none', 'important');
+			box.style.setProperty('height', 'auto', 'important');
+			changed = true;
+		}
+		if (!changed) return;
+	}
+}
+
 async function main() {
 	const browserPath = process.env.CHROMIUM ?? '/usr/bin/chromium';
 	if (!fs.existsSync(browserPath)) {
@@ -137,14 +171,19 @@ async function main() {
 			['ErpSandboxDemo01', 'credential-api-key.png'],
 			[oauth.id, 'credential-oauth2.png'],
 		];
-		// The whole form, unscrolled: the dialog's inner scroll areas are let out.
-		await page.setViewportSize({ width: 1440, height: 1600 });
-		const unscroll = `[data-test-id="credential-edit-dialog"], [data-test-id="credential-edit-dialog"] * { max-height: none !important; overflow: visible !important; } [data-test-id="credential-edit-dialog"] { height: auto !important; }`;
+		// The whole form, unscrolled: in the dialog (n8n's modal: an Element Plus el-dialog whose
+		// body scrolls) every box that clips or scrolls its content is let out to its full height,
+		// then the dialog is taken whole, title to last field.
+		await page.setViewportSize({ width: 1440, height: 1800 });
 		for (const [id, file] of credentials) {
 			await page.goto(`${n8n.url}/home/credentials/${id}`);
-			const dialog = page.locator('[data-test-id="credential-edit-dialog"]');
-			await dialog.waitFor();
-			await page.addStyleTag({ content: unscroll });
+			const form = page.locator('[data-test-id="credential-edit-dialog"]');
+			await form.waitFor();
+			await settle();
+			const dialog = form.locator(
+				'xpath=ancestor::div[contains(concat(" ", normalize-space(@class), " "), " el-dialog ")][1]',
+			);
+			await dialog.evaluate(unclip);
 			await settle();
 			await shoot(dialog, file);
 		}

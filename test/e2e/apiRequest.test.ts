@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- drives n8n from outside, not a node */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- drives n8n from outside, not a node */
 /**
  * End to end in real n8n 2.41.1 (issue 17): the packed tarball installed as a community package,
  * an ERP OAuth2 API credential holding a token with the scope paie:read (obtained through the
@@ -11,44 +11,35 @@
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 
-import { DEMO_KEYS, DEMO_OAUTH_CLIENT, startSandbox } from '../../sandbox';
-import { importWorkflows, type Workflow } from '../../scripts/examples';
+import { DEMO_OAUTH_CLIENT } from '../../sandbox';
+import type { Workflow } from '../../scripts/examples';
 import { N8N_VERSION } from '../../scripts/n8n-env';
 import {
-	freePort,
+	importCredentials,
 	keepFilesOnFailure,
-	n8nCli,
-	type N8nConfig,
 	n8nExecute,
-	prepareInstance,
 	skipE2e,
 } from '../../scripts/n8n-instance';
+import {
+	e2eLog,
+	erp,
+	manualWorkflow,
+	MINUTE,
+	startE2e,
+	type ApiJson,
+	type E2e,
+	type Sandbox,
+} from './helpers';
 
 const SKIP = skipE2e();
 
-const log = (line: string) => process.stderr.write(`[e2e api-request] ${line}\n`);
-const MINUTE = 60_000;
-
-type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type ApiJson = any;
+const log = e2eLog('e2e api-request');
 
 /** The OAuth2 credential the workflows use (imported with its token data). */
 const PAYROLL_CREDENTIAL = { id: 'ErpOAuthPayroll1', name: 'ERP OAuth2 (paie:read)' };
 const WORKFLOW_IDS = { slips: 'ErpE2ePayroll001', journal: 'ErpE2eAuditJrnl1' };
-
-/** The sandbox's API with the demo key (all scopes), to read its state. */
-async function erp(sandbox: Sandbox, route: string): Promise<ApiJson> {
-	const response = await fetch(`${sandbox.baseUrl}${route}`, {
-		headers: { authorization: `Bearer ${DEMO_KEYS.full}` },
-	});
-	const text = await response.text();
-	assert.ok(response.ok, `sandbox ${route} answered ${response.status}: ${text}`);
-	return JSON.parse(text);
-}
 
 /**
  * What n8n's "Connect my account" does for a PKCE credential: authorize with an S256 challenge
@@ -105,119 +96,89 @@ function apiRequestWorkflow(
 	name: string,
 	parameters: Record<string, unknown>,
 ): Workflow {
-	return {
-		id,
-		name,
-		active: false,
-		settings: { executionOrder: 'v1' },
-		nodes: [
-			{
-				id: `${id}-1`,
-				name: 'Start',
-				type: 'n8n-nodes-base.manualTrigger',
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: {},
-			},
-			{
-				id: `${id}-2`,
-				name: 'ERP API Request',
-				type: 'n8n-nodes-erp.erp',
-				typeVersion: 1,
-				position: [220, 0],
-				credentials: { erpOAuth2Api: PAYROLL_CREDENTIAL },
-				parameters: {
-					authentication: 'oAuth2',
-					resource: 'apiRequest',
-					operation: 'send',
-					method: 'GET',
-					...parameters,
-				},
-			},
-		],
-		connections: { Start: { main: [[{ node: 'ERP API Request', type: 'main', index: 0 }]] } },
-	};
+	return manualWorkflow(id, name, {
+		name: 'ERP API Request',
+		type: 'n8n-nodes-erp.erp',
+		credentials: { erpOAuth2Api: PAYROLL_CREDENTIAL },
+		parameters: {
+			authentication: 'oAuth2',
+			resource: 'apiRequest',
+			operation: 'send',
+			method: 'GET',
+			...parameters,
+		},
+	});
 }
 
 (SKIP ? describe.skip : describe)(
 	`real n8n ${N8N_VERSION}: ERP › API Request with an OAuth2 credential`,
 	() => {
-		let userFolder: string;
-		let config: N8nConfig;
-		let sandbox: Sandbox;
-		const { track, cleanUp } = keepFilesOnFailure(log);
+		let e2e: E2e;
+		const files = keepFilesOnFailure(log);
+		const track = files.track;
 
 		beforeAll(async () => {
-			const prepared = await prepareInstance('n8n-nodes-erp-e2e-api-', log);
-			userFolder = prepared.userFolder;
-			const { env, paths } = prepared;
-			sandbox = await startSandbox({ port: 0 });
-			config = { env, paths, port: await freePort(), brokerPort: await freePort() };
-
-			// The token, from the sandbox's real PKCE flow, with the scope paie:read only.
-			const redirectUri = `http://127.0.0.1:${config.port}/rest/oauth2-credential/callback`;
-			const token = await pkceToken(sandbox, 'paie:read', redirectUri);
-			// n8n keeps the token answer in the credential's data as `oauthTokenData`;
-			// `import:credentials` encrypts a plain `data` object as it is.
-			const credentialFile = path.join(userFolder, 'oauth-credential.json');
-			fs.writeFileSync(
-				credentialFile,
-				JSON.stringify([
-					{
-						...PAYROLL_CREDENTIAL,
-						type: 'erpOAuth2Api',
-						data: {
-							grantType: 'pkce',
-							environment: 'sandbox',
-							baseUrl: sandbox.baseUrl,
-							clientId: DEMO_OAUTH_CLIENT.clientId,
-							clientSecret: DEMO_OAUTH_CLIENT.clientSecret,
-							scopes: ['paie:read'],
-							oauthTokenData: token,
-						},
-					},
-				]),
-				{ mode: 0o600 },
-			);
-			await n8nCli(config, ['import:credentials', `--input=${credentialFile}`], log);
-			fs.rmSync(credentialFile);
-			await importWorkflows(
-				config,
-				{
-					sandboxBaseUrl: sandbox.baseUrl,
-					workflows: [
-						apiRequestWorkflow(WORKFLOW_IDS.slips, 'E2E: read the payroll slips', {
-							path: '/paie/bulletins',
-							queryParameters: { parameter: [{ name: 'periode', value: '2025-12' }] },
-							returnAll: true,
-						}),
-						apiRequestWorkflow(WORKFLOW_IDS.journal, 'E2E: read the audit journal', {
-							path: '/audit/journal',
-						}),
-					],
-				},
+			e2e = await startE2e({
+				folderPrefix: 'n8n-nodes-erp-e2e-api-',
 				log,
-			);
+				files,
+				start: false,
+				workflows: () => [
+					apiRequestWorkflow(WORKFLOW_IDS.slips, 'E2E: read the payroll slips', {
+						path: '/paie/bulletins',
+						queryParameters: { parameter: [{ name: 'periode', value: '2025-12' }] },
+						returnAll: true,
+					}),
+					apiRequestWorkflow(WORKFLOW_IDS.journal, 'E2E: read the audit journal', {
+						path: '/audit/journal',
+					}),
+				],
+				beforeStart: async ({ config, sandbox }) => {
+					// The token, from the sandbox's real PKCE flow, with the scope paie:read only.
+					const redirectUri = `http://127.0.0.1:${config.port}/rest/oauth2-credential/callback`;
+					const token = await pkceToken(sandbox, 'paie:read', redirectUri);
+					// n8n keeps the token answer in the credential's data as `oauthTokenData`;
+					// `import:credentials` encrypts a plain `data` object as it is.
+					await importCredentials(
+						config,
+						[
+							{
+								...PAYROLL_CREDENTIAL,
+								type: 'erpOAuth2Api',
+								data: {
+									grantType: 'pkce',
+									environment: 'sandbox',
+									baseUrl: sandbox.baseUrl,
+									clientId: DEMO_OAUTH_CLIENT.clientId,
+									clientSecret: DEMO_OAUTH_CLIENT.clientSecret,
+									scopes: ['paie:read'],
+									oauthTokenData: token,
+								},
+							},
+						],
+						log,
+					);
+				},
+			});
 		}, 55 * MINUTE);
 
 		afterAll(async () => {
-			await sandbox?.close();
-			cleanUp(userFolder, config?.paths.setupLog);
+			await e2e?.stop('setup');
 		}, 60 * MINUTE);
 
 		it(
 			'reads exactly the payroll slips of the period, with the OAuth2 token',
 			track(async () => {
-				const run = await n8nExecute(config, WORKFLOW_IDS.slips, log);
+				const run = await n8nExecute(e2e.config, WORKFLOW_IDS.slips, log);
 				const items = run.data.resultData.runData['ERP API Request'][0].data.main[0].map(
 					(item: { json: unknown }) => item.json,
 				);
-				const expected = (await erp(sandbox, '/paie/bulletins?periode=2025-12&limit=100')).data;
+				const expected = (await erp(e2e.sandbox, '/paie/bulletins?periode=2025-12&limit=100')).data;
 				assert.equal(expected.length, 8);
 				assert.deepEqual(items, expected);
 
 				// The sandbox's audit journal: the read was made with the OAuth2 grant, not a key.
-				const journal = (await erp(sandbox, '/audit/journal?limit=100')).data.filter(
+				const journal = (await erp(e2e.sandbox, '/audit/journal?limit=100')).data.filter(
 					(entry: { endpoint: string }) => entry.endpoint === '/v1/paie/bulletins',
 				);
 				assert.deepEqual(
@@ -236,8 +197,8 @@ function apiRequestWorkflow(
 		it(
 			'control: the same credential reading the audit journal fails with the 403 naming audit:read',
 			track(async () => {
-				await assert.rejects(n8nExecute(config, WORKFLOW_IDS.journal, log));
-				const setupLog = fs.readFileSync(config.paths.setupLog, 'utf8');
+				await assert.rejects(n8nExecute(e2e.config, WORKFLOW_IDS.journal, log));
+				const setupLog = fs.readFileSync(e2e.config.paths.setupLog, 'utf8');
 				const lastRun = setupLog.slice(setupLog.lastIndexOf(`--id=${WORKFLOW_IDS.journal}`));
 				assert.match(
 					lastRun,

@@ -1,67 +1,39 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- drives n8n from outside, not a node */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- drives n8n from outside, not a node */
 /**
  * The ERP OAuth2 API credential as real n8n 2.41.1 serves and uses it (issue 15): the form holds no
  * raw expression, and a credential saved with Scopes left empty (as n8n's editor saves an untouched
  * multi-select) asks for the least-privilege default scopes in n8n's own authorization URL.
  */
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 
-import { DEMO_OAUTH_CLIENT, startSandbox } from '../../sandbox';
-import { ensureN8n, N8N_VERSION } from '../../scripts/n8n-env';
-import {
-	buildAndPack,
-	freePort,
-	installPackage,
-	keepFilesOnFailure,
-	N8nRest,
-	n8nPaths,
-	skipE2e,
-	startN8n,
-	type N8nConfig,
-	type RunningN8n,
-} from '../../scripts/n8n-instance';
+import { DEMO_OAUTH_CLIENT } from '../../sandbox';
+import { N8N_VERSION } from '../../scripts/n8n-env';
+import { keepFilesOnFailure, skipE2e } from '../../scripts/n8n-instance';
+import { e2eLog, MINUTE, startE2e, type E2e } from './helpers';
 
 const SKIP = skipE2e();
-const log = (line: string) => process.stderr.write(`[e2e credential form] ${line}\n`);
-const MINUTE = 60_000;
+const log = e2eLog('e2e credential form');
 
 type Property = { name: string; type: string; default?: unknown; displayName: string };
 
 (SKIP ? describe.skip : describe)(`the ERP OAuth2 credential in real n8n ${N8N_VERSION}`, () => {
-	let userFolder: string;
-	let config: N8nConfig;
-	let sandbox: Awaited<ReturnType<typeof startSandbox>>;
-	let n8n: RunningN8n | undefined;
-	let rest: N8nRest;
-	const { track, cleanUp } = keepFilesOnFailure(log);
+	let e2e: E2e;
+	const files = keepFilesOnFailure(log);
+	const track = files.track;
 
 	beforeAll(async () => {
-		const env = await ensureN8n(log);
-		userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-nodes-erp-e2e-form-'));
-		const paths = n8nPaths(userFolder);
-		const tarball = await buildAndPack(path.join(userFolder, 'pack'), paths.setupLog, log);
-		await installPackage(paths, tarball, log);
-		sandbox = await startSandbox({ port: 0 });
-		config = { env, paths, port: await freePort(), brokerPort: await freePort() };
-		n8n = await startN8n(config);
-		rest = new N8nRest(n8n.url);
-		await rest.signInAsOwner();
+		e2e = await startE2e({ folderPrefix: 'n8n-nodes-erp-e2e-form-', log, files });
 	}, 25 * MINUTE);
 
 	afterAll(async () => {
-		await n8n?.stop();
-		await sandbox?.close();
-		cleanUp(userFolder, config?.paths.n8nLog);
+		await e2e?.stop();
 	}, 30 * MINUTE);
 
 	it(
 		'the form shows no raw expression; the fields a user fills come first among ours',
 		track(async () => {
-			const types = await rest.request<Array<{ name: string; properties: Property[] }>>(
+			const types = await e2e.rest.request<Array<{ name: string; properties: Property[] }>>(
 				'GET',
 				'/types/credentials.json',
 			);
@@ -88,23 +60,23 @@ type Property = { name: string; type: string; default?: unknown; displayName: st
 		"a credential saved with empty Scopes asks for the default read scopes in n8n's authorization URL",
 		track(async () => {
 			const authorizeUrl = async (scopes: unknown) => {
-				const credential = await rest.request<{ id: string }>('POST', '/rest/credentials', {
+				const credential = await e2e.rest.request<{ id: string }>('POST', '/rest/credentials', {
 					name: `ERP OAuth2 ${JSON.stringify(scopes)}`,
 					type: 'erpOAuth2Api',
 					data: {
 						environment: 'sandbox',
-						baseUrl: sandbox.baseUrl,
+						baseUrl: e2e.sandbox.baseUrl,
 						clientId: DEMO_OAUTH_CLIENT.clientId,
 						clientSecret: DEMO_OAUTH_CLIENT.clientSecret,
 						scopes,
 					},
 				});
 				return new URL(
-					await rest.request<string>('GET', `/rest/oauth2-credential/auth?id=${credential.id}`),
+					await e2e.rest.request<string>('GET', `/rest/oauth2-credential/auth?id=${credential.id}`),
 				);
 			};
 			const url = await authorizeUrl([]);
-			assert.equal(`${url.origin}${url.pathname}`, `${sandbox.url}/oauth/authorize`);
+			assert.equal(`${url.origin}${url.pathname}`, `${e2e.sandbox.url}/oauth/authorize`);
 			assert.equal(url.searchParams.get('scope'), 'articles:read clients:read factures:read');
 			assert.ok(!decodeURIComponent(url.href).includes('{{'), url.href);
 			// Control: a chosen scope is what is asked.

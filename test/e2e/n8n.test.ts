@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- drives n8n from outside, not a node */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- drives n8n from outside, not a node */
 /**
  * End to end in real n8n 2.41.1 (on Node 24, installed once into ~/.cache/n8n-nodes-erp/):
  * the packed tarball is installed as a community package, then workflows run against the
@@ -10,10 +10,8 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 
-import { DEMO_KEYS, startSandbox } from '../../sandbox';
 import {
 	EXAMPLE_IDS,
-	importWorkflows,
 	loadExamples,
 	SANDBOX_CREDENTIAL,
 	startChatSink,
@@ -22,146 +20,63 @@ import {
 	type Workflow,
 } from '../../scripts/examples';
 import { N8N_VERSION } from '../../scripts/n8n-env';
-import {
-	freePort,
-	keepFilesOnFailure,
-	type N8nConfig,
-	n8nExecute,
-	N8nRest,
-	prepareInstance,
-	type RunningN8n,
-	skipE2e,
-	startN8n,
-} from '../../scripts/n8n-instance';
+import { keepFilesOnFailure, n8nExecute, skipE2e } from '../../scripts/n8n-instance';
+import { e2eLog, erp, manualWorkflow, MINUTE, startE2e, waitFor, type E2e } from './helpers';
 
 const SKIP = skipE2e();
-
-const log = (line: string) => process.stderr.write(`[e2e] ${line}\n`);
-const MINUTE = 60_000;
-
-type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
-
-/** Polls `check` until it returns a value other than undefined, for at most `timeoutMs`. */
-async function waitFor<T>(
-	what: string,
-	check: () => Promise<T | undefined>,
-	timeoutMs = 30_000,
-): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const value = await check();
-		if (value !== undefined) return value;
-		if (Date.now() > deadline)
-			throw new Error(`Timed out after ${timeoutMs / 1000} s waiting for ${what}`);
-		await new Promise((resolve) => setTimeout(resolve, 250));
-	}
-}
-
-/** JSON from the sandbox or an n8n webhook: the tests check it field by field. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type ApiJson = any;
-
-/** The sandbox's API with the demo key. */
-async function erp(
-	sandbox: Sandbox,
-	route: string,
-	init: { method?: string; body?: unknown } = {},
-): Promise<ApiJson> {
-	const response = await fetch(`${sandbox.baseUrl}${route}`, {
-		method: init.method ?? 'GET',
-		headers: { authorization: `Bearer ${DEMO_KEYS.full}`, 'content-type': 'application/json' },
-		body: init.body === undefined ? undefined : JSON.stringify(init.body),
-	});
-	const text = await response.text();
-	assert.ok(response.ok, `sandbox ${route} answered ${response.status}: ${text}`);
-	return text ? JSON.parse(text) : undefined;
-}
+const log = e2eLog('e2e');
 
 /** The action workflow run through the CLI: Manual Trigger, then ERP › Article › Create. */
 function articleCreateWorkflow(reference: string): Workflow {
-	return {
-		id: 'ErpE2eArticle001',
-		name: 'E2E: create an article',
-		active: false,
-		settings: { executionOrder: 'v1' },
-		nodes: [
-			{
-				id: 'e2e-1',
-				name: 'Start',
-				type: 'n8n-nodes-base.manualTrigger',
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: {},
-			},
-			{
-				id: 'e2e-2',
-				name: 'Create article',
-				type: 'n8n-nodes-erp.erp',
-				typeVersion: 1,
-				position: [220, 0],
-				credentials: { erpApi: SANDBOX_CREDENTIAL },
-				parameters: {
-					resource: 'article',
-					operation: 'create',
-					reference,
-					designation: 'Mug émaillé E2E',
-					prix_ht: 1234,
-					tva: 2000,
-					additionalFields: { stock: 7 },
-				},
-			},
-		],
-		connections: { Start: { main: [[{ node: 'Create article', type: 'main', index: 0 }]] } },
-	};
+	return manualWorkflow('ErpE2eArticle001', 'E2E: create an article', {
+		name: 'Create article',
+		type: 'n8n-nodes-erp.erp',
+		credentials: { erpApi: SANDBOX_CREDENTIAL },
+		parameters: {
+			resource: 'article',
+			operation: 'create',
+			reference,
+			designation: 'Mug émaillé E2E',
+			prix_ht: 1234,
+			tva: 2000,
+			additionalFields: { stock: 7 },
+		},
+	});
 }
 
 (SKIP ? describe.skip : describe)(`real n8n ${N8N_VERSION} with the packed n8n-nodes-erp`, () => {
-	let userFolder: string;
-	let config: N8nConfig;
-	let sandbox: Sandbox;
+	let e2e: E2e;
 	let chat: ChatSink;
-	let n8n: RunningN8n | undefined;
-	let rest: N8nRest;
-	const { track, cleanUp } = keepFilesOnFailure(log);
+	const files = keepFilesOnFailure(log);
+	const track = files.track;
 	const examples = new Map(loadExamples().map(({ workflow }) => [workflow.id, workflow]));
 	const articleReference = `E2E-${Date.now()}`;
 
 	beforeAll(async () => {
-		const prepared = await prepareInstance('n8n-nodes-erp-e2e-', log);
-		userFolder = prepared.userFolder;
-		const { env, paths } = prepared;
-
-		sandbox = await startSandbox({ port: 0 });
 		chat = await startChatSink();
-		config = { env, paths, port: await freePort(), brokerPort: await freePort() };
-		const workflows = [...examples.values()].map((w) => wireExample(w, { chatUrl: chat.url }));
-		await importWorkflows(
-			config,
-			{
-				sandboxBaseUrl: sandbox.baseUrl,
-				workflows: [...workflows, articleCreateWorkflow(articleReference)],
-			},
+		e2e = await startE2e({
+			folderPrefix: 'n8n-nodes-erp-e2e-',
 			log,
-		);
-
-		log('starting n8n');
-		n8n = await startN8n(config);
-		rest = new N8nRest(n8n.url);
-		assert.equal(await rest.signInAsOwner(), 'created');
+			files,
+			workflows: () => [
+				...[...examples.values()].map((w) => wireExample(w, { chatUrl: chat.url })),
+				articleCreateWorkflow(articleReference),
+			],
+			start: false,
+		});
+		assert.equal(await e2e.start(), 'created');
 	}, 75 * MINUTE);
 
 	afterAll(async () => {
-		await n8n?.stop();
-		await sandbox?.close();
+		await e2e?.stop();
 		await chat?.close();
-		cleanUp(userFolder, config?.paths.n8nLog);
 	}, 80 * MINUTE);
 
 	it(
 		'loads our nodes, the AI-tool variant and both credentials, with no errors in the log',
 		track(async () => {
 			const nodeTypes = (
-				await rest.request<Array<{ name: string }>>('GET', '/types/nodes.json')
+				await e2e.rest.request<Array<{ name: string }>>('GET', '/types/nodes.json')
 			).map((n) => n.name);
 			for (const name of [
 				'n8n-nodes-erp.erp',
@@ -171,13 +86,13 @@ function articleCreateWorkflow(reference: string): Workflow {
 				assert.ok(nodeTypes.includes(name), `${name} is not among n8n's node types`);
 			}
 			const credentialTypes = (
-				await rest.request<Array<{ name: string }>>('GET', '/types/credentials.json')
+				await e2e.rest.request<Array<{ name: string }>>('GET', '/types/credentials.json')
 			).map((c) => c.name);
 			assert.ok(credentialTypes.includes('erpApi'));
 			assert.ok(credentialTypes.includes('erpOAuth2Api'));
 
 			const problems = fs
-				.readFileSync(config.paths.n8nLog, 'utf8')
+				.readFileSync(e2e.config.paths.n8nLog, 'utf8')
 				.split('\n')
 				.filter((line) =>
 					/error|failed to load|cannot find module|n8n-nodes-erp.*(warn|fail)/i.test(line),
@@ -191,11 +106,11 @@ function articleCreateWorkflow(reference: string): Workflow {
 	it(
 		'runs an action workflow with the n8n CLI; the article exists in the sandbox',
 		track(async () => {
-			const run = await n8nExecute(config, 'ErpE2eArticle001', log);
+			const run = await n8nExecute(e2e.config, 'ErpE2eArticle001', log);
 			const created = run.data.resultData.runData['Create article'][0].data.main[0][0].json;
 			assert.match(created.id, /^art_/);
 
-			const { data } = await erp(sandbox, `/articles?reference=${articleReference}`);
+			const { data } = await erp(e2e.sandbox, `/articles?reference=${articleReference}`);
 			assert.equal(data.length, 1);
 			assert.equal(data[0].id, created.id);
 			assert.equal(data[0].prix_ht, 1234);
@@ -211,11 +126,11 @@ function articleCreateWorkflow(reference: string): Workflow {
 			const workflow = examples.get(EXAMPLE_IDS.orderToInvoice)!;
 			const webhookPath = workflow.nodes.find((n) => n.type === 'n8n-nodes-base.webhook')!
 				.parameters.path;
-			await rest.activate(EXAMPLE_IDS.orderToInvoice);
+			await e2e.rest.activate(EXAMPLE_IDS.orderToInvoice);
 
 			const [mug, other] = [
-				(await erp(sandbox, '/articles?reference=REF-000001')).data[0], // MUG-BLUE in the example's SKU table
-				(await erp(sandbox, '/articles?reference=REF-000010')).data[0], // a SKU not in the table: used as the reference
+				(await erp(e2e.sandbox, '/articles?reference=REF-000001')).data[0], // MUG-BLUE in the example's SKU table
+				(await erp(e2e.sandbox, '/articles?reference=REF-000010')).data[0], // a SKU not in the table: used as the reference
 			];
 			const email = `order-${Date.now()}@shop.example`;
 			const order = (number: string, status: string) => ({
@@ -229,7 +144,7 @@ function articleCreateWorkflow(reference: string): Workflow {
 			});
 			// eslint-disable-next-line @typescript-eslint/no-explicit-any
 			const send = async (body: unknown): Promise<any> => {
-				const response = await fetch(`${n8n!.url}/webhook/${String(webhookPath)}`, {
+				const response = await fetch(`${e2e.n8n!.url}/webhook/${String(webhookPath)}`, {
 					method: 'POST',
 					headers: { 'content-type': 'application/json' },
 					body: JSON.stringify(body),
@@ -240,10 +155,10 @@ function articleCreateWorkflow(reference: string): Workflow {
 			};
 
 			const settlement = await send(order('E2E-1001', 'paid'));
-			const clients = (await erp(sandbox, `/clients?q=${encodeURIComponent(email)}`)).data;
+			const clients = (await erp(e2e.sandbox, `/clients?q=${encodeURIComponent(email)}`)).data;
 			assert.equal(clients.length, 1, 'the client is created once');
 			assert.equal(clients[0].nom, 'Jeanne Commande');
-			let invoices = (await erp(sandbox, `/factures?client_id=${clients[0].id}`)).data;
+			let invoices = (await erp(e2e.sandbox, `/factures?client_id=${clients[0].id}`)).data;
 			assert.equal(invoices.length, 1);
 			const paid = invoices[0];
 			assert.equal(paid.reference_externe, 'E2E-1001');
@@ -262,12 +177,15 @@ function articleCreateWorkflow(reference: string): Workflow {
 			// The webhook answers with the last step's output: here the settlement.
 			assert.equal(settlement.facture_id, paid.id);
 			assert.equal(settlement.montant, paid.total_ttc);
-			assert.equal((await erp(sandbox, `/articles/${mug.id}`)).stock, mug.stock - 2);
+			assert.equal((await erp(e2e.sandbox, `/articles/${mug.id}`)).stock, mug.stock - 2);
 
 			// Same customer, unpaid order: the client is found, the invoice stays open.
 			const answer = await send(order('E2E-1002', 'pending'));
-			assert.equal((await erp(sandbox, `/clients?q=${encodeURIComponent(email)}`)).data.length, 1);
-			invoices = (await erp(sandbox, `/factures?client_id=${clients[0].id}`)).data;
+			assert.equal(
+				(await erp(e2e.sandbox, `/clients?q=${encodeURIComponent(email)}`)).data.length,
+				1,
+			);
+			invoices = (await erp(e2e.sandbox, `/factures?client_id=${clients[0].id}`)).data;
 			const open = invoices.find(
 				(f: { reference_externe: string }) => f.reference_externe === 'E2E-1002',
 			);
@@ -275,13 +193,13 @@ function articleCreateWorkflow(reference: string): Workflow {
 			assert.equal(open.statut, 'emise');
 			assert.equal(open.reste_a_payer, open.total_ttc);
 
-			const runs = await rest.executions(EXAMPLE_IDS.orderToInvoice);
+			const runs = await e2e.rest.executions(EXAMPLE_IDS.orderToInvoice);
 			assert.equal(runs.length, 2);
 			assert.ok(
 				runs.every((r) => r.status === 'success'),
 				JSON.stringify(runs),
 			);
-			await rest.deactivate(EXAMPLE_IDS.orderToInvoice);
+			await e2e.rest.deactivate(EXAMPLE_IDS.orderToInvoice);
 		}),
 		80 * MINUTE,
 	);
@@ -292,19 +210,21 @@ function articleCreateWorkflow(reference: string): Workflow {
 			const trigger = examples
 				.get(EXAMPLE_IDS.lowStockToChat)!
 				.nodes.find((n) => n.type === 'n8n-nodes-erp.erpTrigger')!;
-			const hookUrl = `${n8n!.url}/webhook/${String(trigger.webhookId)}/erp`;
+			const hookUrl = `${e2e.n8n!.url}/webhook/${String(trigger.webhookId)}/erp`;
 			const ours = async () =>
-				(await erp(sandbox, '/webhooks')).data.filter((w: { url: string }) => w.url === hookUrl);
+				(await erp(e2e.sandbox, '/webhooks')).data.filter(
+					(w: { url: string }) => w.url === hookUrl,
+				);
 			assert.deepEqual(await ours(), []);
 
-			await rest.activate(EXAMPLE_IDS.lowStockToChat);
+			await e2e.rest.activate(EXAMPLE_IDS.lowStockToChat);
 			const registered = await ours();
 			assert.equal(registered.length, 1, 'one registration for the trigger URL');
 			assert.deepEqual(registered[0].events, ['stock.bas']);
 
 			// 1. An event sent through the sandbox's control API.
 			const before = chat.messages.length;
-			await fetch(`${sandbox.url}/_sandbox/events`, {
+			await fetch(`${e2e.sandbox.url}/_sandbox/events`, {
 				method: 'POST',
 				headers: { 'content-type': 'application/json' },
 				body: JSON.stringify({
@@ -327,12 +247,12 @@ function articleCreateWorkflow(reference: string): Workflow {
 			);
 
 			// 2. A real one: an invoice takes an article from above its threshold to below it.
-			const low = (await erp(sandbox, '/articles?limit=100')).data.find(
+			const low = (await erp(e2e.sandbox, '/articles?limit=100')).data.find(
 				(a: { stock: number; seuil_alerte: number }) =>
 					a.seuil_alerte > 0 && a.stock > a.seuil_alerte,
 			);
-			const client = (await erp(sandbox, '/clients?limit=1')).data[0];
-			await erp(sandbox, '/factures', {
+			const client = (await erp(e2e.sandbox, '/clients?limit=1')).data[0];
+			await erp(e2e.sandbox, '/factures', {
 				method: 'POST',
 				body: {
 					client_id: client.id,
@@ -348,7 +268,7 @@ function articleCreateWorkflow(reference: string): Workflow {
 			);
 
 			const runs = await waitFor('two finished executions', async () => {
-				const list = await rest.executions(EXAMPLE_IDS.lowStockToChat);
+				const list = await e2e.rest.executions(EXAMPLE_IDS.lowStockToChat);
 				return list.length >= 2 && list.every((r) => r.status !== 'running' && r.status !== 'new')
 					? list
 					: undefined;
@@ -359,27 +279,8 @@ function articleCreateWorkflow(reference: string): Workflow {
 				JSON.stringify(runs),
 			);
 
-			await rest.deactivate(EXAMPLE_IDS.lowStockToChat);
+			await e2e.rest.deactivate(EXAMPLE_IDS.lowStockToChat);
 			assert.deepEqual(await ours(), [], 'unpublishing deletes the registration');
-		}),
-		80 * MINUTE,
-	);
-
-	it(
-		'example (c): the AI agent imports with the ERP node as its tools',
-		track(async () => {
-			const workflow = await rest.request<Workflow>(
-				'GET',
-				`/rest/workflows/${EXAMPLE_IDS.aiAgent}`,
-			);
-			const tools = workflow.nodes.filter((n) => n.type === 'n8n-nodes-erp.erpTool');
-			assert.equal(tools.length, 2);
-			const connections = workflow.connections as Record<
-				string,
-				{ ai_tool: Array<Array<{ node: string }>> }
-			>;
-			const toAgent = tools.map((t) => connections[t.name].ai_tool[0][0].node);
-			assert.deepEqual(toAgent, ['AI Agent', 'AI Agent']);
 		}),
 		80 * MINUTE,
 	);

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- drives n8n from outside, not a node */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- drives n8n from outside, not a node */
 /**
  * The security and exactly-once promises in real n8n 2.41.1, as users run it (issue 12):
  * - the API key goes only to its credential's own origin, through n8n's real HTTP Request node
@@ -8,27 +8,16 @@
  * Every counter has a control that must count more than one, so that it can see a failure.
  */
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import * as path from 'node:path';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 
-import { DEMO_KEYS, startSandbox } from '../../sandbox';
-import { importWorkflows, SANDBOX_CREDENTIAL, type Workflow } from '../../scripts/examples';
+import { DEMO_KEYS } from '../../sandbox';
+import { SANDBOX_CREDENTIAL, type Workflow } from '../../scripts/examples';
 import { N8N_VERSION } from '../../scripts/n8n-env';
-import {
-	freePort,
-	keepFilesOnFailure,
-	n8nCli,
-	type N8nConfig,
-	N8nRest,
-	prepareInstance,
-	type RunningN8n,
-	skipE2e,
-	startN8n,
-} from '../../scripts/n8n-instance';
+import { importCredentials, keepFilesOnFailure, skipE2e } from '../../scripts/n8n-instance';
 import type { SignedDelivery } from '../trigger/helpers';
+import { chainWorkflow, e2eLog, MINUTE, startE2e, type E2e } from './helpers';
 import {
 	deliver,
 	registrationSecret,
@@ -41,10 +30,7 @@ import {
 } from './trigger-replay';
 
 const SKIP = skipE2e();
-const log = (line: string) => process.stderr.write(`[e2e security] ${line}\n`);
-const MINUTE = 60_000;
-
-type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
+const log = e2eLog('e2e security');
 
 /** A listener on another origin that records every request it receives. */
 type Listener = {
@@ -91,88 +77,42 @@ function httpWorkflow(
 	httpParameters: Record<string, unknown>,
 	predefinedCredential = true,
 ): Workflow {
-	return {
-		id,
-		name: `E2E security: ${webhookPath}`,
-		active: false,
-		settings: { executionOrder: 'v1' },
-		nodes: [
-			{
-				id: `${id}-a`,
-				name: 'Webhook',
-				type: 'n8n-nodes-base.webhook',
-				typeVersion: 2,
-				position: [0, 0],
-				webhookId: `${id.toLowerCase()}-hook`,
-				parameters: {
-					httpMethod: 'POST',
-					path: webhookPath,
-					responseMode: 'lastNode',
-					options: {},
-				},
+	return chainWorkflow(id, `E2E security: ${webhookPath}`, [
+		{
+			name: 'Webhook',
+			type: 'n8n-nodes-base.webhook',
+			typeVersion: 2,
+			webhookId: `${id.toLowerCase()}-hook`,
+			parameters: { httpMethod: 'POST', path: webhookPath, responseMode: 'lastNode', options: {} },
+		},
+		{
+			name: 'HTTP Request',
+			type: 'n8n-nodes-base.httpRequest',
+			typeVersion: 4.2,
+			onError: 'continueRegularOutput',
+			...(predefinedCredential ? { credentials: { erpApi: SANDBOX_CREDENTIAL } } : {}),
+			parameters: {
+				method: 'GET',
+				url: '={{ $json.body.url }}',
+				...(predefinedCredential
+					? { authentication: 'predefinedCredentialType', nodeCredentialType: 'erpApi' }
+					: {}),
+				...httpParameters,
 			},
-			{
-				id: `${id}-b`,
-				name: 'HTTP Request',
-				type: 'n8n-nodes-base.httpRequest',
-				typeVersion: 4.2,
-				position: [220, 0],
-				onError: 'continueRegularOutput',
-				...(predefinedCredential ? { credentials: { erpApi: SANDBOX_CREDENTIAL } } : {}),
-				parameters: {
-					method: 'GET',
-					url: '={{ $json.body.url }}',
-					...(predefinedCredential
-						? { authentication: 'predefinedCredentialType', nodeCredentialType: 'erpApi' }
-						: {}),
-					...httpParameters,
-				},
-			},
-		],
-		connections: { Webhook: { main: [[{ node: 'HTTP Request', type: 'main', index: 0 }]] } },
-	};
+		},
+	]);
 }
 
 (SKIP ? describe.skip : describe)(
 	`real n8n ${N8N_VERSION}: the key's origin and replay protection`,
 	() => {
-		let userFolder: string | undefined;
-		let config: N8nConfig;
-		let sandbox: Sandbox;
+		let e2e: E2e;
 		let listener: Listener;
-		let n8n: RunningN8n | undefined;
-		let rest: N8nRest;
 		const files = keepFilesOnFailure(log);
 		const track = files.track;
 
 		beforeAll(async () => {
-			const prepared = await prepareInstance('n8n-nodes-erp-e2e-security-', log);
-			userFolder = prepared.userFolder;
-			const { env, paths } = prepared;
-			sandbox = await startSandbox({ port: 0, rateLimit: false });
 			listener = await startListener();
-			config = { env, paths, port: await freePort(), brokerPort: await freePort() };
-
-			const credentialFile = path.join(userFolder, 'manual-credential.json');
-			fs.writeFileSync(
-				credentialFile,
-				JSON.stringify([
-					{
-						...MANUAL_CREDENTIAL,
-						type: 'erpApi',
-						data: {
-							environment: 'sandbox',
-							baseUrl: sandbox.baseUrl,
-							apiKey: DEMO_KEYS.full,
-							webhookSecret: MANUAL_SECRET,
-						},
-					},
-				]),
-				{ mode: 0o600 },
-			);
-			await n8nCli(config, ['import:credentials', `--input=${credentialFile}`], log);
-			fs.rmSync(credentialFile);
-
 			const pagination = (extra: Record<string, unknown>) => ({
 				options: {
 					pagination: {
@@ -185,72 +125,83 @@ function httpWorkflow(
 					},
 				},
 			});
-			await importWorkflows(
-				config,
-				{
-					sandboxBaseUrl: sandbox.baseUrl,
-					workflows: [
-						httpWorkflow(IDS.http, 'sec-http', { options: {} }),
-						httpWorkflow(
-							IDS.httpPaginated,
-							'sec-http-paginated',
-							pagination({
-								paginationMode: 'updateAParameterInEachRequest',
-								parameters: {
-									parameters: [
-										{ type: 'qs', name: 'cursor', value: '={{ $response.body.next_cursor }}' },
-									],
-								},
-								completeExpression: '={{ !$response.body.next_cursor }}',
-							}),
-						),
-						// Page 1 from the credential's own Base URL, page 2 from another origin.
-						httpWorkflow(
-							IDS.httpNextPage,
-							'sec-http-next-page',
-							pagination({
-								paginationMode: 'responseContainsNextURL',
-								nextURL: `${listener.url}/v1/articles?page=2`,
-								completeExpression: '={{ $pageCount >= 2 }}',
-							}),
-						),
-						// Control: the listener does record an Authorization header when one is sent.
-						httpWorkflow(
-							IDS.httpControl,
-							'sec-http-control',
-							{
-								sendHeaders: true,
-								headerParameters: {
-									parameters: [{ name: 'Authorization', value: 'Bearer e2e-control-marker' }],
-								},
-								options: {},
-							},
-							false,
-						),
-						triggerWorkflow(IDS.triggerAuto, HOOK_IDS.auto, 'automatic', SANDBOX_CREDENTIAL),
-						triggerWorkflow(IDS.triggerManual, HOOK_IDS.manual, 'manual', MANUAL_CREDENTIAL),
-					],
-				},
+			e2e = await startE2e({
+				folderPrefix: 'n8n-nodes-erp-e2e-security-',
 				log,
-			);
-			log('starting n8n');
-			n8n = await startN8n(config);
-			rest = new N8nRest(n8n.url);
-			await rest.signInAsOwner();
+				files,
+				sandbox: { rateLimit: false },
+				workflows: () => [
+					httpWorkflow(IDS.http, 'sec-http', { options: {} }),
+					httpWorkflow(
+						IDS.httpPaginated,
+						'sec-http-paginated',
+						pagination({
+							paginationMode: 'updateAParameterInEachRequest',
+							parameters: {
+								parameters: [
+									{ type: 'qs', name: 'cursor', value: '={{ $response.body.next_cursor }}' },
+								],
+							},
+							completeExpression: '={{ !$response.body.next_cursor }}',
+						}),
+					),
+					// Page 1 from the credential's own Base URL, page 2 from another origin.
+					httpWorkflow(
+						IDS.httpNextPage,
+						'sec-http-next-page',
+						pagination({
+							paginationMode: 'responseContainsNextURL',
+							nextURL: `${listener.url}/v1/articles?page=2`,
+							completeExpression: '={{ $pageCount >= 2 }}',
+						}),
+					),
+					// Control: the listener does record an Authorization header when one is sent.
+					httpWorkflow(
+						IDS.httpControl,
+						'sec-http-control',
+						{
+							sendHeaders: true,
+							headerParameters: {
+								parameters: [{ name: 'Authorization', value: 'Bearer e2e-control-marker' }],
+							},
+							options: {},
+						},
+						false,
+					),
+					triggerWorkflow(IDS.triggerAuto, HOOK_IDS.auto, 'automatic', SANDBOX_CREDENTIAL),
+					triggerWorkflow(IDS.triggerManual, HOOK_IDS.manual, 'manual', MANUAL_CREDENTIAL),
+				],
+				beforeStart: async ({ config, sandbox }) => {
+					await importCredentials(
+						config,
+						[
+							{
+								...MANUAL_CREDENTIAL,
+								type: 'erpApi',
+								data: {
+									environment: 'sandbox',
+									baseUrl: sandbox.baseUrl,
+									apiKey: DEMO_KEYS.full,
+									webhookSecret: MANUAL_SECRET,
+								},
+							},
+						],
+						log,
+					);
+				},
+			});
 			for (const id of [IDS.http, IDS.httpPaginated, IDS.httpNextPage, IDS.httpControl])
-				await rest.activate(id);
+				await e2e.rest.activate(id);
 		}, 75 * MINUTE);
 
 		afterAll(async () => {
-			await n8n?.stop();
-			await sandbox?.close();
+			await e2e?.stop();
 			await listener?.close();
-			files.cleanUp(userFolder, config?.paths.n8nLog ?? '');
 		}, 80 * MINUTE);
 
 		// eslint-disable-next-line @typescript-eslint/no-explicit-any
 		async function callHttp(webhookPath: string, url: string): Promise<any> {
-			const response = await fetch(`${n8n!.url}/webhook/${webhookPath}`, {
+			const response = await fetch(`${e2e.n8n!.url}/webhook/${webhookPath}`, {
 				method: 'POST',
 				headers: { 'content-type': 'application/json' },
 				body: JSON.stringify({ url }),
@@ -267,11 +218,14 @@ function httpWorkflow(
 		it(
 			"the HTTP Request node with the ERP API credential reaches the credential's own Base URL",
 			track(async () => {
-				const answer = await callHttp('sec-http', `${sandbox.baseUrl}/articles?limit=1`);
+				const answer = await callHttp('sec-http', `${e2e.sandbox.baseUrl}/articles?limit=1`);
 				assert.equal(answer.error, undefined, JSON.stringify(answer));
 				assert.equal(answer.data.length, 1);
 				assert.match(answer.data[0].id, /^art_/);
-				const paged = await callHttp('sec-http-paginated', `${sandbox.baseUrl}/clients?limit=2`);
+				const paged = await callHttp(
+					'sec-http-paginated',
+					`${e2e.sandbox.baseUrl}/clients?limit=2`,
+				);
 				assert.equal(paged.error, undefined, JSON.stringify(paged));
 			}),
 			80 * MINUTE,
@@ -295,7 +249,7 @@ function httpWorkflow(
 				assert.match(JSON.stringify(paginated.error), ORIGIN_REFUSAL);
 				const nextPage = await callHttp(
 					'sec-http-next-page',
-					`${sandbox.baseUrl}/articles?limit=1`,
+					`${e2e.sandbox.baseUrl}/articles?limit=1`,
 				);
 				assert.match(JSON.stringify(nextPage.error ?? nextPage), ORIGIN_REFUSAL);
 				assert.ok(!JSON.stringify([plain, paginated, nextPage]).includes(DEMO_KEYS.full));
@@ -309,79 +263,64 @@ function httpWorkflow(
 			80 * MINUTE,
 		);
 
-		const targets = {
-			auto: (): TriggerTarget => ({
-				webhookUrl: n8n!.url,
-				hookId: HOOK_IDS.auto,
-				workflowId: IDS.triggerAuto,
-				rest,
-			}),
-			manual: (): TriggerTarget => ({
-				webhookUrl: n8n!.url,
-				hookId: HOOK_IDS.manual,
-				workflowId: IDS.triggerManual,
-				rest,
-			}),
-		};
+		const target = (kind: 'auto' | 'manual'): TriggerTarget => ({
+			webhookUrl: e2e.n8n!.url,
+			hookId: HOOK_IDS[kind],
+			workflowId: kind === 'auto' ? IDS.triggerAuto : IDS.triggerManual,
+			rest: e2e.rest,
+		});
 		const captured: Record<'auto' | 'manual', SignedDelivery | undefined> = {
 			auto: undefined,
 			manual: undefined,
 		};
-		let autoSecret = '';
+		const secrets = { auto: '', manual: MANUAL_SECRET };
 
-		it(
-			'Automatic registration: a replayed delivery never starts a second run, one by one or ten at once',
-			track(async () => {
-				await rest.activate(IDS.triggerAuto);
-				autoSecret = await registrationSecret(sandbox.url, targets.auto());
-				await replayChecks(targets.auto(), autoSecret);
-				captured.auto = sign(autoSecret, 'evt_restart_auto');
-				assert.ok(started(await deliver(targets.auto(), captured.auto)));
-			}),
-			80 * MINUTE,
-		);
-
-		it(
-			'Manual registration: a replayed delivery never starts a second run, one by one or ten at once',
-			track(async () => {
-				await rest.activate(IDS.triggerManual);
-				await replayChecks(targets.manual(), MANUAL_SECRET);
-				captured.manual = sign(MANUAL_SECRET, 'evt_restart_manual');
-				assert.ok(started(await deliver(targets.manual(), captured.manual)));
-			}),
-			80 * MINUTE,
-		);
+		for (const [kind, label] of [
+			['auto', 'Automatic'],
+			['manual', 'Manual'],
+		] as const) {
+			it(
+				`${label} registration: a replayed delivery never starts a second run, one by one or ten at once`,
+				track(async () => {
+					await e2e.rest.activate(target(kind).workflowId);
+					// Automatic: the secret the trigger registered with the ERP; Manual: the credential's.
+					secrets[kind] =
+						kind === 'auto'
+							? await registrationSecret(e2e.sandbox.url, target(kind))
+							: MANUAL_SECRET;
+					await replayChecks(target(kind), secrets[kind]);
+					captured[kind] = sign(secrets[kind], `evt_restart_${kind}`);
+					assert.ok(started(await deliver(target(kind), captured[kind])));
+				}),
+				80 * MINUTE,
+			);
+		}
 
 		it(
 			'after an n8n restart, a replay inside the tolerance window starts no run; new deliveries still do',
 			track(async () => {
 				assert.ok(captured.auto && captured.manual, 'the two trigger tests ran first');
 				const before = {
-					auto: (await settledRuns(targets.auto())).length,
-					manual: (await settledRuns(targets.manual())).length,
+					auto: (await settledRuns(target('auto'))).length,
+					manual: (await settledRuns(target('manual'))).length,
 				};
 				assert.deepEqual(before, { auto: 24, manual: 24 });
 				log('restarting n8n');
-				await n8n!.stop();
-				n8n = await startN8n(config);
-				rest = new N8nRest(n8n.url);
-				await rest.signInAsOwner();
+				await e2e.n8n!.stop();
+				await e2e.start();
 				// n8n takes the published workflows' webhooks back up at start-up.
-				for (const [target, delivery] of [
-					[targets.auto(), captured.auto],
-					[targets.manual(), captured.manual],
-				] as const) {
-					const replay = await deliver(target, delivery);
+				for (const kind of ['auto', 'manual'] as const) {
+					const replay = await deliver(target(kind), captured[kind]!);
 					assert.equal(replay.status, 409, replay.body);
 					assert.match(replay.body, /signed_before_restart/);
 				}
 				// Control: the triggers work after the restart, and the counters move.
-				assert.ok(started(await deliver(targets.auto(), sign(autoSecret, 'evt_after_auto'))));
+				assert.ok(started(await deliver(target('auto'), sign(secrets.auto, 'evt_after_auto'))));
 				assert.ok(
-					started(await deliver(targets.manual(), sign(MANUAL_SECRET, 'evt_after_manual'))),
+					started(await deliver(target('manual'), sign(secrets.manual, 'evt_after_manual'))),
 				);
-				assert.equal((await settledRuns(targets.auto())).length, before.auto + 1);
-				assert.equal((await settledRuns(targets.manual())).length, before.manual + 1);
+				assert.equal((await settledRuns(target('auto'))).length, before.auto + 1);
+				assert.equal((await settledRuns(target('manual'))).length, before.manual + 1);
 			}),
 			80 * MINUTE,
 		);

@@ -10,8 +10,7 @@ import assert from 'node:assert/strict';
 import type { Workflow } from '../../scripts/examples';
 import type { N8nRest } from '../../scripts/n8n-instance';
 import { signedDelivery, type SignedDelivery } from '../trigger/helpers';
-
-const MINUTE = 60_000;
+import { chainWorkflow, MINUTE } from './helpers';
 
 /** ERP Trigger (all events) -> No Operation. */
 export function triggerWorkflow(
@@ -20,33 +19,16 @@ export function triggerWorkflow(
 	registration: 'automatic' | 'manual',
 	credential: { id: string; name: string },
 ): Workflow {
-	return {
-		id,
-		name: `E2E: trigger (${registration})`,
-		active: false,
-		settings: { executionOrder: 'v1' },
-		nodes: [
-			{
-				id: `${id}-a`,
-				name: 'ERP Trigger',
-				type: 'n8n-nodes-erp.erpTrigger',
-				typeVersion: 1,
-				position: [0, 0],
-				webhookId,
-				credentials: { erpApi: credential },
-				parameters: { registration, events: ['*'] },
-			},
-			{
-				id: `${id}-b`,
-				name: 'No Operation',
-				type: 'n8n-nodes-base.noOp',
-				typeVersion: 1,
-				position: [220, 0],
-				parameters: {},
-			},
-		],
-		connections: { 'ERP Trigger': { main: [[{ node: 'No Operation', type: 'main', index: 0 }]] } },
-	};
+	return chainWorkflow(id, `E2E: trigger (${registration})`, [
+		{
+			name: 'ERP Trigger',
+			type: 'n8n-nodes-erp.erpTrigger',
+			webhookId,
+			credentials: { erpApi: credential },
+			parameters: { registration, events: ['*'] },
+		},
+		{ name: 'No Operation', type: 'n8n-nodes-base.noOp', parameters: {} },
+	]);
 }
 
 /** A facture.payee event signed as the ERP signs it. */

@@ -1,0 +1,170 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/require-node-api-error -- drives n8n from outside, not a node */
+/**
+ * What the end-to-end files share: the start of an n8n instance with the packed package and the
+ * sandbox (`startE2e`), the sandbox's API with the demo key (`erp`), and polling (`waitFor`).
+ */
+import assert from 'node:assert/strict';
+
+import { DEMO_KEYS, startSandbox } from '../../sandbox';
+import type { SandboxOptions } from '../../sandbox';
+import { importWorkflows, type Workflow } from '../../scripts/examples';
+import type { Log } from '../../scripts/n8n-env';
+import {
+	freePort,
+	keepFilesOnFailure,
+	type N8nConfig,
+	N8nRest,
+	prepareInstance,
+	type RunningN8n,
+	startN8n,
+} from '../../scripts/n8n-instance';
+
+export const MINUTE = 60_000;
+
+export type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
+
+/** JSON from the sandbox or an n8n webhook: the tests check it field by field. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type ApiJson = any;
+
+/** A log for an e2e file: lines on stderr, tagged. */
+export function e2eLog(tag: string): Log {
+	return (line: string) => process.stderr.write(`[${tag}] ${line}\n`);
+}
+
+/** The sandbox's API with the demo key (every scope). */
+export async function erp(
+	sandbox: Sandbox,
+	route: string,
+	init: { method?: string; body?: unknown } = {},
+): Promise<ApiJson> {
+	const response = await fetch(`${sandbox.baseUrl}${route}`, {
+		method: init.method ?? 'GET',
+		headers: { authorization: `Bearer ${DEMO_KEYS.full}`, 'content-type': 'application/json' },
+		body: init.body === undefined ? undefined : JSON.stringify(init.body),
+	});
+	const text = await response.text();
+	assert.ok(response.ok, `sandbox ${route} answered ${response.status}: ${text}`);
+	return text ? JSON.parse(text) : undefined;
+}
+
+/** Polls `check` until it returns a value other than undefined, for at most `timeoutMs`. */
+export async function waitFor<T>(
+	what: string,
+	check: () => Promise<T | undefined>,
+	timeoutMs = 30_000,
+): Promise<T> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const value = await check();
+		if (value !== undefined) return value;
+		if (Date.now() > deadline)
+			throw new Error(`Timed out after ${timeoutMs / 1000} s waiting for ${what}`);
+		await new Promise((resolve) => setTimeout(resolve, 250));
+	}
+}
+
+/** One e2e file's n8n: its user folder and config, the sandbox, and (once started) n8n. */
+export type E2e = {
+	userFolder: string;
+	config: N8nConfig;
+	sandbox: Sandbox;
+	n8n?: RunningN8n;
+	rest: N8nRest;
+	/** Starts n8n (again, after a stop) and signs in as the owner. */
+	start(): Promise<'created' | 'signed-in'>;
+	/** For afterAll: stops n8n and the sandbox, then keeps or removes the user folder. */
+	stop(logFile?: 'n8n' | 'setup'): Promise<void>;
+};
+
+/**
+ * For an e2e file's beforeAll: n8n installed with the packed package in a new user folder
+ * (`prepareInstance`), the sandbox on a free port, then, when given, `workflows` imported with
+ * the sandbox credential and `beforeStart` run (e.g. to import other credentials). n8n is started
+ * unless `start` is false. `e2e.stop()` in afterAll undoes it all.
+ */
+export async function startE2e(options: {
+	folderPrefix: string;
+	log: Log;
+	/** The file's keepFilesOnFailure: its tracked tests decide whether the folder is kept. */
+	files: ReturnType<typeof keepFilesOnFailure>;
+	sandbox?: SandboxOptions;
+	workflows?: (sandbox: Sandbox) => Workflow[];
+	beforeStart?: (e2e: E2e) => Promise<void>;
+	start?: boolean;
+}): Promise<E2e> {
+	const { log, files } = options;
+	const { env, userFolder, paths } = await prepareInstance(options.folderPrefix, log);
+	const sandbox = await startSandbox({ port: 0, ...options.sandbox });
+	const config: N8nConfig = { env, paths, port: await freePort(), brokerPort: await freePort() };
+	const e2e: E2e = {
+		userFolder,
+		config,
+		sandbox,
+		rest: new N8nRest(`http://127.0.0.1:${config.port}`),
+		async start() {
+			log('starting n8n');
+			e2e.n8n = await startN8n(config);
+			e2e.rest = new N8nRest(e2e.n8n.url);
+			return await e2e.rest.signInAsOwner();
+		},
+		async stop(logFile = 'n8n') {
+			await e2e.n8n?.stop();
+			await sandbox.close();
+			files.cleanUp(userFolder, logFile === 'n8n' ? paths.n8nLog : paths.setupLog);
+		},
+	};
+	try {
+		if (options.workflows) {
+			const workflows = options.workflows(sandbox);
+			await importWorkflows(config, { sandboxBaseUrl: sandbox.baseUrl, workflows }, log);
+		}
+		await options.beforeStart?.(e2e);
+		if (options.start !== false) await e2e.start();
+	} catch (error) {
+		await e2e.n8n?.stop();
+		await sandbox.close();
+		log(`setting up failed; n8n's data and logs are kept in ${userFolder}`);
+		throw error;
+	}
+	return e2e;
+}
+
+type NodeSpec = {
+	name: string;
+	type: string;
+	parameters: Record<string, unknown>;
+	[key: string]: unknown;
+};
+
+/**
+ * A workflow of `nodes` in a row, each one's main output into the next (ids `<id>-1`, `<id>-2`,
+ * ...; type version 1 unless a node says otherwise).
+ */
+export function chainWorkflow(id: string, name: string, nodes: NodeSpec[]): Workflow {
+	const connections: Record<string, unknown> = {};
+	nodes.slice(1).forEach((node, i) => {
+		connections[nodes[i].name] = { main: [[{ node: node.name, type: 'main', index: 0 }]] };
+	});
+	return {
+		id,
+		name,
+		active: false,
+		settings: { executionOrder: 'v1' },
+		nodes: nodes.map((node, i) => ({
+			id: `${id}-${i + 1}`,
+			typeVersion: 1,
+			position: [220 * i, 0],
+			...node,
+		})),
+		connections,
+	};
+}
+
+/** Manual Trigger, then `node`: a workflow to run with `n8n execute`. */
+export function manualWorkflow(id: string, name: string, node: NodeSpec): Workflow {
+	return chainWorkflow(id, name, [
+		{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', parameters: {} },
+		node,
+	]);
+}
