@@ -7,7 +7,7 @@
  * engine against the HTTPS addresses it is given, and prints one JSON line with the outcomes and
  * the harness's secret-leak findings (outside jest the harness does not fail the file itself).
  */
-import type { IDataObject } from 'n8n-workflow';
+import type { INodeCredentialTestResult } from 'n8n-workflow';
 
 import { ErpApi } from '../../credentials/ErpApi.credentials';
 import { DEMO_KEYS, DEMO_OAUTH_CLIENT } from '../../sandbox';
@@ -20,7 +20,7 @@ import {
 	leakFindings,
 	runWorkflow,
 } from '../harness';
-import type { RunWorkflowResult } from '../harness';
+import type { LeakCounts, RunWorkflowResult } from '../harness';
 import {
 	CREDENTIAL_TEST_TYPE,
 	credentialTestNode,
@@ -40,6 +40,20 @@ export interface Outcome {
 	/** The transport's ERP facts (`context.erp.code`) when the error came from it. */
 	code?: string | null;
 	items?: number;
+}
+
+/** What the child prints: each call's outcome, and the harness's secret-leak check. */
+export interface TlsResults {
+	nodeTls12: Outcome;
+	nodeTls13: Outcome;
+	oauthTls12: Outcome;
+	oauthTls13: Outcome;
+	credentialTestTls12: INodeCredentialTestResult;
+	credentialTestTls13: INodeCredentialTestResult;
+	triggerTls12: Outcome;
+	triggerTls13: Outcome;
+	leaks: string[];
+	scanned: LeakCounts;
 }
 
 const apiKey = (baseUrl: string) =>
@@ -130,18 +144,19 @@ async function oauthCredentials(baseUrl: string, connectThrough: string): Promis
 
 async function main(): Promise<void> {
 	const job = JSON.parse(process.env.TLS_JOB ?? '') as TlsJob;
-	const result: Record<string, Outcome | IDataObject | string[]> = {
+	const result: TlsResults = {
 		nodeTls12: await listArticles(apiKey(job.tls12.node)),
 		nodeTls13: await listArticles(apiKey(job.tls13)),
 		oauthTls12: await listArticles(await oauthCredentials(job.tls12.oauth, job.tls13), 'oAuth2'),
 		oauthTls13: await listArticles(await oauthCredentials(job.tls13, job.tls13), 'oAuth2'),
-		credentialTestTls12: { ...(await credentialTest(job.tls12.credentialTest)) },
-		credentialTestTls13: { ...(await credentialTest(job.tls13)) },
+		credentialTestTls12: await credentialTest(job.tls12.credentialTest),
+		credentialTestTls13: await credentialTest(job.tls13),
 		triggerTls12: await registerWebhook(job.tls12.trigger, 'tls-trigger-12'),
 		triggerTls13: await registerWebhook(job.tls13, 'tls-trigger-13'),
+		// Last: the check covers every call above.
+		leaks: leakFindings().map(describeFinding),
+		scanned: leakCounts(),
 	};
-	result.leaks = leakFindings().map(describeFinding);
-	result.scanned = { ...leakCounts() };
 	process.stdout.write(`TLS-RESULT ${JSON.stringify(result)}\n`);
 }
 

@@ -1,17 +1,16 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions -- this test makes a certificate with openssl and runs the workflows in a child process */
 /**
  * TLS 1.3 minimum (spec: "TLS 1.3 is required"; limits table: minimum TLS version 1.3). Two
- * HTTPS servers with a certificate made here by the openssl CLI (nothing committed) front the
- * sandbox: one offers only TLS 1.2, one offers TLS 1.3. The workflows run through n8n-core's
+ * HTTPS servers with a certificate made at test time by the openssl CLI (tls-servers.ts, nothing
+ * committed) front the sandbox: one offers only TLS 1.2, one offers TLS 1.3. The workflows run through n8n-core's
  * engine in a child process that trusts the certificate through NODE_EXTRA_CA_CERTS, as an n8n
  * administrator would configure it (see tls-workflows.ts): the product gets no switch that skips
  * certificate checks. Each TLS 1.2-only server is used by one call only, so its connection count
  * is that call's attempts.
  */
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import http from 'node:http';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import https from 'node:https';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -21,54 +20,12 @@ import { afterAll, beforeAll, describe, test } from '@jest/globals';
 import { withTlsMinimum } from '../../nodes/shared/tls';
 import { DEMO_KEYS, startSandbox } from '../../sandbox';
 import type { SandboxHandle } from '../../sandbox';
-import type { Outcome, TlsJob } from './tls-workflows';
-
-interface Front {
-	baseUrl: string;
-	origin: string;
-	/** TCP connections accepted, and the TLS version of each completed handshake. */
-	connections: number;
-	protocols: string[];
-	close(): Promise<void>;
-}
-
-/** An HTTPS server that forwards every request to the sandbox, offering at most `maxVersion`. */
-async function startFront(
-	sandboxUrl: string,
-	tls: { key: Buffer; cert: Buffer },
-	maxVersion: 'TLSv1.2' | 'TLSv1.3',
-): Promise<Front> {
-	const server = https.createServer({ ...tls, maxVersion }, (req, res) => {
-		const upstream = http.request(
-			new URL(req.url ?? '/', sandboxUrl),
-			{ method: req.method, headers: req.headers },
-			(answer) => {
-				res.writeHead(answer.statusCode ?? 502, answer.headers);
-				answer.pipe(res);
-			},
-		);
-		upstream.on('error', () => res.destroy());
-		req.pipe(upstream);
-	});
-	const front = { connections: 0, protocols: [] as string[] } as Front;
-	server.on('connection', () => front.connections++);
-	server.on('secureConnection', (socket: TLSSocket) =>
-		front.protocols.push(String(socket.getProtocol())),
-	);
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const { port } = server.address() as { port: number };
-	front.origin = `https://127.0.0.1:${port}`;
-	front.baseUrl = `${front.origin}/v1`;
-	front.close = () =>
-		new Promise<void>((resolve) => {
-			server.closeAllConnections();
-			server.close(() => resolve());
-		});
-	return front;
-}
+import { makeCertificate, startFront } from './tls-servers';
+import type { Front, TestCertificate } from './tls-servers';
+import type { TlsJob, TlsResults } from './tls-workflows';
 
 /** Runs tls-workflows.ts with the certificate trusted; its outcomes by name. */
-async function runWorkflows(job: TlsJob, caFile: string): Promise<Record<string, Outcome>> {
+async function runWorkflows(job: TlsJob, caFile: string): Promise<TlsResults> {
 	const child = spawn(
 		process.execPath,
 		['--import', 'tsx', path.join(__dirname, 'tls-workflows.ts')],
@@ -91,7 +48,7 @@ async function runWorkflows(job: TlsJob, caFile: string): Promise<Record<string,
 	const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
 	const line = stdout.split('\n').find((l) => l.startsWith('TLS-RESULT '));
 	assert.ok(code === 0 && line, `tls-workflows.ts failed (exit ${code}):\n${stderr}`);
-	const parsed = JSON.parse(line.slice('TLS-RESULT '.length)) as Record<string, Outcome>;
+	const parsed = JSON.parse(line.slice('TLS-RESULT '.length)) as TlsResults;
 	if (process.env.TLS_DEBUG) process.stdout.write(`${JSON.stringify(parsed, null, 1)}\n`);
 	return parsed;
 }
@@ -101,25 +58,18 @@ const refusal = (front: Front) =>
 
 let dir: string;
 let sandbox: SandboxHandle;
+let tls: TestCertificate;
 let cert: Buffer;
 let tls13: Front;
 const tls12 = {} as Record<keyof TlsJob['tls12'], Front>;
-let results: Record<string, Outcome>;
+let results: TlsResults;
 /** Each TLS 1.2-only server's connections and completed handshakes once the workflows ran. */
 const attempts = {} as Record<keyof TlsJob['tls12'], { connections: number; handshakes: number }>;
 
 beforeAll(async () => {
 	dir = mkdtempSync(path.join(tmpdir(), 'erp-tls-'));
-	const keyFile = path.join(dir, 'key.pem');
-	const certFile = path.join(dir, 'cert.pem');
-	// A throw-away self-signed certificate for 127.0.0.1, valid one day.
-	execFileSync('openssl', [
-		'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes',
-		'-keyout', keyFile, '-out', certFile, '-days', '1',
-		'-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1',
-	], { stdio: 'ignore' }); // prettier-ignore
-	cert = readFileSync(certFile);
-	const tls = { key: readFileSync(keyFile), cert };
+	tls = makeCertificate(dir);
+	cert = tls.cert;
 	sandbox = await startSandbox({ port: 0, rateLimit: false });
 	tls13 = await startFront(sandbox.url, tls, 'TLSv1.3');
 	for (const name of ['node', 'oauth', 'credentialTest', 'trigger'] as const) {
@@ -135,7 +85,7 @@ beforeAll(async () => {
 				trigger: tls12.trigger.baseUrl,
 			},
 		},
-		certFile,
+		tls.certFile,
 	);
 	for (const [name, front] of Object.entries(tls12)) {
 		attempts[name as keyof TlsJob['tls12']] = {
@@ -219,7 +169,7 @@ describe('TLS 1.3 minimum on https Base URLs', () => {
 
 	test('no secret in any output, error, log line or request of the child run', () => {
 		assert.deepEqual(results.leaks, []);
-		assert.ok((results.scanned as { outputs: number }).outputs > 0, 'the check saw the outputs');
+		assert.ok(results.scanned.outputs > 0, 'the check saw the outputs');
 	});
 
 	test('trigger: the webhook registration is refused on TLS 1.2 only, done on TLS 1.3', () => {
