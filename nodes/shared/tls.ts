@@ -7,7 +7,7 @@ import type { IHttpRequestOptions } from 'n8n-workflow';
 
 import { requestTarget } from './guards';
 
-export const TLS_MIN_VERSION = 'TLSv1.3';
+const TLS_MIN_VERSION = 'TLSv1.3';
 
 /** The request with TLS 1.3 as its minimum when it goes to an https:// address; else unchanged. */
 export function withTlsMinimum(request: IHttpRequestOptions): IHttpRequestOptions {

@@ -48,9 +48,7 @@ async function runWorkflows(job: TlsJob, caFile: string): Promise<TlsResults> {
 	const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
 	const line = stdout.split('\n').find((l) => l.startsWith('TLS-RESULT '));
 	assert.ok(code === 0 && line, `tls-workflows.ts failed (exit ${code}):\n${stderr}`);
-	const parsed = JSON.parse(line.slice('TLS-RESULT '.length)) as TlsResults;
-	if (process.env.TLS_DEBUG) process.stdout.write(`${JSON.stringify(parsed, null, 1)}\n`);
-	return parsed;
+	return JSON.parse(line.slice('TLS-RESULT '.length)) as TlsResults;
 }
 
 const refusal = (front: Front) =>
