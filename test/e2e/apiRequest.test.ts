@@ -10,22 +10,20 @@
  */
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 
 import { DEMO_KEYS, DEMO_OAUTH_CLIENT, startSandbox } from '../../sandbox';
-import { importWorkflows, type Workflow } from '../../scripts/examples';
+import { importWorkflows } from '../../scripts/examples';
 import { N8N_VERSION } from '../../scripts/n8n-env';
 import {
 	freePort,
 	keepFilesOnFailure,
-	n8nCli,
 	type N8nConfig,
 	n8nExecute,
 	prepareInstance,
 	skipE2e,
 } from '../../scripts/n8n-instance';
+import { importCredentials, lastRunLog, manualErpWorkflow } from './workflows';
 
 const SKIP = skipE2e();
 
@@ -99,45 +97,21 @@ async function pkceToken(sandbox: Sandbox, scope: string, redirectUri: string): 
 	return token;
 }
 
-/** Manual Trigger, then ERP › API Request › GET `route` with the OAuth2 credential. */
-function apiRequestWorkflow(
-	id: string,
-	name: string,
-	parameters: Record<string, unknown>,
-): Workflow {
-	return {
+/** Manual Trigger, then ERP › API Request › GET with the OAuth2 credential. */
+const apiRequestWorkflow = (id: string, name: string, parameters: Record<string, unknown>) =>
+	manualErpWorkflow({
 		id,
 		name,
-		active: false,
-		settings: { executionOrder: 'v1' },
-		nodes: [
-			{
-				id: `${id}-1`,
-				name: 'Start',
-				type: 'n8n-nodes-base.manualTrigger',
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: {},
-			},
-			{
-				id: `${id}-2`,
-				name: 'ERP API Request',
-				type: 'n8n-nodes-erp.erp',
-				typeVersion: 1,
-				position: [220, 0],
-				credentials: { erpOAuth2Api: PAYROLL_CREDENTIAL },
-				parameters: {
-					authentication: 'oAuth2',
-					resource: 'apiRequest',
-					operation: 'send',
-					method: 'GET',
-					...parameters,
-				},
-			},
-		],
-		connections: { Start: { main: [[{ node: 'ERP API Request', type: 'main', index: 0 }]] } },
-	};
-}
+		node: 'ERP API Request',
+		credentials: { erpOAuth2Api: PAYROLL_CREDENTIAL },
+		parameters: {
+			authentication: 'oAuth2',
+			resource: 'apiRequest',
+			operation: 'send',
+			method: 'GET',
+			...parameters,
+		},
+	});
 
 (SKIP ? describe.skip : describe)(
 	`real n8n ${N8N_VERSION}: ERP › API Request with an OAuth2 credential`,
@@ -159,10 +133,9 @@ function apiRequestWorkflow(
 			const token = await pkceToken(sandbox, 'paie:read', redirectUri);
 			// n8n keeps the token answer in the credential's data as `oauthTokenData`;
 			// `import:credentials` encrypts a plain `data` object as it is.
-			const credentialFile = path.join(userFolder, 'oauth-credential.json');
-			fs.writeFileSync(
-				credentialFile,
-				JSON.stringify([
+			await importCredentials(
+				config,
+				[
 					{
 						...PAYROLL_CREDENTIAL,
 						type: 'erpOAuth2Api',
@@ -176,11 +149,9 @@ function apiRequestWorkflow(
 							oauthTokenData: token,
 						},
 					},
-				]),
-				{ mode: 0o600 },
+				],
+				log,
 			);
-			await n8nCli(config, ['import:credentials', `--input=${credentialFile}`], log);
-			fs.rmSync(credentialFile);
 			await importWorkflows(
 				config,
 				{
@@ -237,10 +208,8 @@ function apiRequestWorkflow(
 			'control: the same credential reading the audit journal fails with the 403 naming audit:read',
 			track(async () => {
 				await assert.rejects(n8nExecute(config, WORKFLOW_IDS.journal, log));
-				const setupLog = fs.readFileSync(config.paths.setupLog, 'utf8');
-				const lastRun = setupLog.slice(setupLog.lastIndexOf(`--id=${WORKFLOW_IDS.journal}`));
 				assert.match(
-					lastRun,
+					lastRunLog(config, WORKFLOW_IDS.journal),
 					/The credential lacks the permission for this request: it needs the scope audit:read/,
 				);
 			}),
