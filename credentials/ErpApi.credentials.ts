@@ -9,6 +9,7 @@ import type {
 } from 'n8n-workflow';
 
 import { credentialProblem, requestTargetProblem } from '../nodes/shared/guards';
+import { withTlsMinimum } from '../nodes/shared/tls';
 import {
 	environmentProperty,
 	baseUrlProperty,
@@ -43,7 +44,7 @@ export class ErpApi implements ICredentialType {
 
 	// The function form runs before every request n8n sends with this credential: the credential
 	// test, our nodes and the HTTP Request node. A refused credential never leaves n8n, and the key
-	// only goes to the credential's own Base URL origin.
+	// only goes to the credential's own Base URL origin, over TLS 1.3 at least when it is https.
 	authenticate = async (
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
@@ -52,13 +53,13 @@ export class ErpApi implements ICredentialType {
 			credentialProblem(credentials, 'apiKey') ??
 			requestTargetProblem(credentials.baseUrl, requestOptions);
 		if (problem !== undefined) throw new UserError(problem);
-		return {
+		return withTlsMinimum({
 			...requestOptions,
 			headers: {
 				...requestOptions.headers,
 				Authorization: `Bearer ${String(credentials.apiKey).trim()}`,
 			},
-		};
+		});
 	};
 
 	test: ICredentialTestRequest = {

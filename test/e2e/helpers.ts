@@ -4,6 +4,7 @@
  * sandbox (`startE2e`), the sandbox's API with the demo key (`erp`), and polling (`waitFor`).
  */
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 
 import { DEMO_KEYS, startSandbox } from '../../sandbox';
 import type { SandboxOptions } from '../../sandbox';
@@ -167,4 +168,10 @@ export function manualWorkflow(id: string, name: string, node: NodeSpec): Workfl
 		{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', parameters: {} },
 		node,
 	]);
+}
+
+/** What n8n printed for the last `n8n execute` of this workflow (the setup log's tail from it). */
+export function lastRunLog(config: N8nConfig, workflowId: string): string {
+	const setupLog = fs.readFileSync(config.paths.setupLog, 'utf8');
+	return setupLog.slice(setupLog.lastIndexOf(`--id=${workflowId}`));
 }

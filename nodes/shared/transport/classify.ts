@@ -57,6 +57,21 @@ export function isNotConnected(chain: Array<Record<string, unknown>>): boolean {
 	);
 }
 
+/**
+ * The TLS handshake failed on the protocol version: the server offers none of the versions we
+ * allow (TLS 1.3, see ../tls.ts). OpenSSL's client reports the server's protocol_version alert
+ * (70) or a version it does not accept; never transient, so never retried.
+ */
+export function isTlsVersionRefusal(chain: Array<Record<string, unknown>>): boolean {
+	return chain.some(
+		(entry) =>
+			entry.code === 'ERR_SSL_UNSUPPORTED_PROTOCOL' ||
+			entry.code === 'ERR_SSL_TLSV1_ALERT_PROTOCOL_VERSION' ||
+			(typeof entry.message === 'string' &&
+				/alert protocol version|SSL routines:[^:]*:unsupported protocol/i.test(entry.message)),
+	);
+}
+
 /** A 2xx body that is not the JSON we asked for (cut off, HTML, ...). */
 export function isUnreadableBody(body: unknown, status: number, method: string): boolean {
 	if (status === 204) return false;

@@ -275,6 +275,17 @@ export function networkError(
 	);
 }
 
+/** The server at `host` offers only TLS versions older than 1.3: nothing was sent, never retried. */
+export function tlsVersionError(node: INode, host: string, itemIndex?: number): NodeApiError {
+	return makeError(
+		node,
+		`The ERP server at https://${host} does not offer TLS 1.3, which the ERP API requires`,
+		'The connection was refused during the TLS handshake, before any data was sent: the server (or a proxy in front of it) offers only older TLS versions. Check the Base URL, or ask the ERP provider or your administrator to enable TLS 1.3.',
+		{ code: 'tls_version_unsupported' },
+		itemIndex,
+	);
+}
+
 /** The OAuth2 refresh token was refused (expired, revoked or already used). */
 export function reconnectError(node: INode, itemIndex?: number): NodeApiError {
 	return makeError(

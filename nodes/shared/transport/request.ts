@@ -4,10 +4,12 @@ import { sleep } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
 import { DEFAULT_MAX_WAIT_SECONDS } from '../descriptions';
+import { withTlsMinimum } from '../tls';
 import {
 	answerFromError,
 	isNotConnected,
 	isReconnectNeeded,
+	isTlsVersionRefusal,
 	isUnreadableBody,
 	networkCodeFromError,
 } from './classify';
@@ -22,6 +24,7 @@ import {
 	networkError,
 	notConnectedError,
 	reconnectError,
+	tlsVersionError,
 	waitCapError,
 } from './errors';
 import type { ErpErrorContext } from './errors';
@@ -93,7 +96,8 @@ export async function send(
 		if (key !== undefined) headers['Idempotency-Key'] = key;
 	}
 
-	const options: IHttpRequestOptions = {
+	// https: TLS 1.3 at least, as the API requires (../tls.ts).
+	const options: IHttpRequestOptions = withTlsMinimum({
 		method,
 		url: `${baseUrl}${path}`,
 		headers,
@@ -103,7 +107,7 @@ export async function send(
 		timeout: (settings.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS) * 1000,
 		// OAuth2: let 401 throw so that n8n refreshes the access token and retries once.
 		ignoreHttpStatusErrors: authentication === 'oAuth2' ? { ignore: true, except: [401] } : true,
-	};
+	});
 	if (request.body !== undefined && method !== 'GET') options.body = request.body;
 	// Waits end early when the execution is cancelled (the signal exists in execute contexts).
 	const cancelSignal = (context as Partial<IExecuteFunctions>).getExecutionCancelSignal?.();
@@ -141,7 +145,9 @@ export async function send(
 				? reconnectError(node, itemIndex)
 				: isNotConnected(chain)
 					? notConnectedError(node, itemIndex)
-					: undefined;
+					: isTlsVersionRefusal(chain)
+						? tlsVersionError(node, resolved.host, itemIndex)
+						: undefined;
 			if (fatal) {
 				settle(slot);
 				throw fatal;

@@ -1,0 +1,117 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- drives n8n from outside, not a node */
+/**
+ * The TLS 1.3 minimum in real n8n 2.41.1 (issue 18): the packed tarball installed as a community
+ * package, two API key credentials whose Base URLs are HTTPS servers in front of the sandbox (one
+ * offers only TLS 1.2, one TLS 1.3; certificate made at test time, see
+ * test/transport/tls-servers.ts), and a workflow per credential run with n8n's CLI. n8n trusts the
+ * certificate through NODE_EXTRA_CA_CERTS, as an administrator would configure a private CA.
+ *
+ * Escape hatch for quick local loops only: ERP_SKIP_E2E=1 skips this file (never in CI).
+ */
+import assert from 'node:assert/strict';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
+
+import { DEMO_KEYS } from '../../sandbox';
+import { N8N_VERSION } from '../../scripts/n8n-env';
+import {
+	importCredentials,
+	keepFilesOnFailure,
+	n8nExecute,
+	skipE2e,
+} from '../../scripts/n8n-instance';
+import { makeCertificate, startFront, type Front } from '../transport/tls-servers';
+import { e2eLog, lastRunLog, manualWorkflow, MINUTE, startE2e, type E2e } from './helpers';
+
+const SKIP = skipE2e();
+const log = e2eLog('tls');
+
+const CREDENTIALS = {
+	tls12: { id: 'ErpTls12Only0001', name: 'ERP (TLS 1.2-only server)' },
+	tls13: { id: 'ErpTls13Server01', name: 'ERP (TLS 1.3 server)' },
+};
+const WORKFLOW_IDS = { tls12: 'ErpE2eTls12Only1', tls13: 'ErpE2eTls13Srv01' };
+
+/** Manual Trigger, then ERP › Article › Get Many (3) with the given API key credential. */
+const listWorkflow = (id: string, credential: { id: string; name: string }) =>
+	manualWorkflow(id, `E2E: list articles through ${credential.name}`, {
+		name: 'ERP',
+		type: 'n8n-nodes-erp.erp',
+		credentials: { erpApi: credential },
+		parameters: { resource: 'article', operation: 'getAll', returnAll: false, limit: 3 },
+	});
+
+(SKIP ? describe.skip : describe)(`real n8n ${N8N_VERSION}: TLS 1.3 minimum on https`, () => {
+	let e2e: E2e;
+	let tls12: Front;
+	let tls13: Front;
+	const files = keepFilesOnFailure(log);
+	const track = files.track;
+
+	beforeAll(async () => {
+		e2e = await startE2e({
+			folderPrefix: 'n8n-nodes-erp-e2e-tls-',
+			log,
+			files,
+			sandbox: { rateLimit: false },
+			start: false,
+			workflows: () => [
+				listWorkflow(WORKFLOW_IDS.tls12, CREDENTIALS.tls12),
+				listWorkflow(WORKFLOW_IDS.tls13, CREDENTIALS.tls13),
+			],
+			beforeStart: async ({ userFolder, sandbox, config }) => {
+				const certificate = makeCertificate(userFolder);
+				tls12 = await startFront(sandbox.url, certificate, 'TLSv1.2');
+				tls13 = await startFront(sandbox.url, certificate, 'TLSv1.3');
+				config.extraEnv = { NODE_EXTRA_CA_CERTS: certificate.certFile };
+				await importCredentials(
+					config,
+					(['tls12', 'tls13'] as const).map((which) => ({
+						...CREDENTIALS[which],
+						type: 'erpApi',
+						data: {
+							environment: 'sandbox',
+							baseUrl: (which === 'tls12' ? tls12 : tls13).baseUrl,
+							apiKey: DEMO_KEYS.full,
+							webhookSecret: '',
+						},
+					})),
+					log,
+				);
+			},
+		});
+	}, 55 * MINUTE);
+
+	afterAll(async () => {
+		await tls12?.close();
+		await tls13?.close();
+		await e2e?.stop('setup');
+	}, 10 * MINUTE);
+
+	it(
+		'the ERP node works against the TLS 1.3 server',
+		track(async () => {
+			const run = await n8nExecute(e2e.config, WORKFLOW_IDS.tls13, log);
+			const items = run.data.resultData.runData.ERP[0].data.main[0];
+			assert.equal(items.length, 3);
+			assert.deepEqual([...new Set(tls13.protocols)], ['TLSv1.3']);
+		}),
+		10 * MINUTE,
+	);
+
+	it(
+		'the ERP node refuses the TLS 1.2-only server, once, naming the cause',
+		track(async () => {
+			await assert.rejects(n8nExecute(e2e.config, WORKFLOW_IDS.tls12, log));
+			const lastRun = lastRunLog(e2e.config, WORKFLOW_IDS.tls12);
+			assert.ok(
+				lastRun.includes(
+					`The ERP server at ${tls12.origin} does not offer TLS 1.3, which the ERP API requires`,
+				),
+				lastRun.slice(-2000),
+			);
+			assert.equal(tls12.connections, 1, 'one attempt, not retried');
+			assert.deepEqual(tls12.protocols, [], 'no handshake completed');
+		}),
+		10 * MINUTE,
+	);
+});
