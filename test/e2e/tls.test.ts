@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- drives n8n from outside, not a node */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- drives n8n from outside, not a node */
 /**
  * The TLS 1.3 minimum in real n8n 2.41.1 (issue 18): the packed tarball installed as a community
  * package, two API key credentials whose Base URLs are HTTPS servers in front of the sandbox (one
