@@ -9,7 +9,7 @@ import type {
 
 import { credentialProblem, normalizeBaseUrl } from '../guards';
 import { secretsOf } from './apiError';
-import { notConnectedError } from './errors';
+import { notConnectedError } from './connectionErrors';
 import { budgetKey } from './pacing';
 import { authenticationOf } from './settings';
 import type { ErpContext, ErpCredentialType } from './types';

@@ -34,7 +34,8 @@
 // Files, one job each: types.ts (public types), settings.ts (node parameters: authentication,
 // requestOptions), credentials.ts (guarded credential, what a request needs from it), request.ts
 // (the attempt loop), classify.ts (what a failed call was), pagination.ts (lists), pageSize.ts
-// (page sizes a server refused, per credential), errors.ts (error mapping), apiError.ts (the
+// (page sizes a server refused, per credential), errors.ts (error mapping),
+// connectionErrors.ts (no HTTP answer: network, TLS, OAuth2 connection), apiError.ts (the
 // API's error body, secrets scrubbed), errorJson.ts (error items), scopes.ts (scopes per endpoint
 // and event), rateLimit.ts (headers and retries), budget.ts and pacing.ts (rate-limit budgets),
 // idempotency.ts.

@@ -17,14 +17,16 @@ import type { HttpAnswer } from './classify';
 import { currentSecrets, resolveCredential } from './credentials';
 import type { ResolvedCredential } from './credentials';
 import {
-	badBodyError,
-	dailyQuotaError,
-	httpStatusError,
-	mayHaveBeenApplied,
 	networkError,
 	notConnectedError,
 	reconnectError,
 	tlsVersionError,
+} from './connectionErrors';
+import {
+	badBodyError,
+	dailyQuotaError,
+	httpStatusError,
+	mayHaveBeenApplied,
 	waitCapError,
 } from './errors';
 import type { ErpErrorContext } from './errors';
