@@ -92,7 +92,9 @@ export class ErpOAuth2Api implements ICredentialType {
 				},
 			],
 			default: [...DEFAULT_OAUTH2_SCOPES],
-			description: `Permissions to request. Left empty, the default is asked for: ${DEFAULT_OAUTH2_SCOPES.join(' ')} (read articles, clients and invoices). Ask only for what your workflows need, and reconnect the credential after changing them.`,
+			description:
+				'Permissions to request. Ask only for what your workflows need, and reconnect the credential after changing them.',
+			hint: `Left empty, the read-only default is asked for: ${DEFAULT_OAUTH2_SCOPES.join(' ')}`,
 		},
 		{
 			displayName: 'Custom OAuth Addresses',

@@ -129,7 +129,7 @@ async function main() {
 			`  Credential  "${SANDBOX_CREDENTIAL.name}" (the sandbox's demo key, at ${sandbox.baseUrl})`,
 		);
 		log('  Workflows   "ERP example: order to invoice" and "… low stock to chat" (published),');
-		log('              "… AI agent with ERP tools" (connect a chat model to try it)');
+		log('              "… AI agent with ERP tools" (set its OpenAI credential's Base URL and key to try it)');
 		log('');
 		const order = (body: string) =>
 			`    curl -s -X POST http://${HOST}:${N8N_PORT}/webhook/erp-order -H 'content-type: application/json' \\\n      -d '${body}'`;
@@ -155,7 +155,7 @@ async function main() {
 			`  Chat messages from "low stock to chat" are printed here (its chat URL points to ${chat.url}).`,
 		);
 		log(
-			"  Each run shows in the workflow's Executions tab. The AI example needs a chat model: see its sticky note.",
+			"  Each run shows in the workflow's Executions tab. The AI example needs an OpenAI-compatible chat model: see its sticky note.",
 		);
 		log('');
 		log('Press Ctrl-C to stop.');

@@ -10,6 +10,7 @@ import { describe, test } from '@jest/globals';
 import type { IDataObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
+import { ErpOAuth2Api } from '../../credentials/ErpOAuth2Api.credentials';
 import { DEMO_OAUTH_CLIENT } from '../../sandbox';
 import { TestCredentials, connectOAuth2 } from '../harness';
 import { useSandbox } from '../harness/sandbox';
@@ -96,6 +97,10 @@ describe('ERP OAuth2 credential', () => {
 			(await resolved({ scopes: ['articles:read', 'articles:write'] })).scope,
 			'articles:read articles:write',
 		);
+
+		// The form says what an empty Scopes asks for, in a hint shown under the field (not only a tooltip).
+		const scopes = new ErpOAuth2Api().properties.find((p) => p.name === 'scopes');
+		assert.equal(scopes?.hint, `Left empty, the read-only default is asked for: ${fallback}`);
 
 		// A connect with [] is granted the default.
 		const credentials = new TestCredentials({
