@@ -129,7 +129,9 @@ async function main() {
 			`  Credential  "${SANDBOX_CREDENTIAL.name}" (the sandbox's demo key, at ${sandbox.baseUrl})`,
 		);
 		log('  Workflows   "ERP example: order to invoice" and "… low stock to chat" (published),');
-		log('              "… AI agent with ERP tools" (set its OpenAI credential's Base URL and key to try it)');
+		log(
+			'              "… AI agent with ERP tools" (set the Base URL and key of its OpenAI credential to try it)',
+		);
 		log('');
 		const order = (body: string) =>
 			`    curl -s -X POST http://${HOST}:${N8N_PORT}/webhook/erp-order -H 'content-type: application/json' \\\n      -d '${body}'`;
