@@ -20,6 +20,7 @@ import { sandboxRequests } from '../../sandbox';
 import { SANDBOX_CREDENTIAL, type Workflow } from '../../scripts/examples';
 import { N8N_VERSION } from '../../scripts/n8n-env';
 import { keepFilesOnFailure, skipE2e } from '../../scripts/n8n-instance';
+import { pages } from '../transport/helpers';
 import { chainWorkflow, e2eLog, erp, MINUTE, startE2e, type E2e } from './helpers';
 
 const SKIP = skipE2e();
@@ -78,8 +79,8 @@ function listAllWorkflow(): Workflow {
 			await e2e?.stop();
 		}, 10 * MINUTE);
 
-		/** One execution through the production webhook: the `limit` of each list request it sent. */
-		async function listOnce(): Promise<Array<{ limit: string | undefined; status: number }>> {
+		/** One execution through the production webhook: `limit:status` of each list request it sent. */
+		async function listOnce(): Promise<string[]> {
 			const before = (await sandboxRequests(e2e.sandbox.url)).length;
 			const response = await fetch(`${e2e.n8n!.url}/webhook/${WEBHOOK_PATH}`, {
 				signal: AbortSignal.timeout(120_000),
@@ -89,19 +90,15 @@ function listAllWorkflow(): Workflow {
 			const ids = (JSON.parse(text) as Array<{ id: string }>).map((article) => article.id);
 			assert.equal(ids.length, total, 'every article is returned');
 			assert.equal(new Set(ids).size, total, 'no article is returned twice');
-			return (await sandboxRequests(e2e.sandbox.url))
-				.slice(before)
-				.filter((request) => request.method === 'GET' && request.path === '/v1/articles')
-				.map((request) => ({ limit: request.query.limit, status: request.status }));
+			return pages((await sandboxRequests(e2e.sandbox.url)).slice(before));
 		}
 
-		const pagesOf50 = () =>
-			Array.from({ length: Math.ceil(total / 50) }, () => ({ limit: '50', status: 200 }));
+		const pagesOf50 = () => Array<string>(Math.ceil(total / 50)).fill('50:200');
 
 		it(
 			'the first execution is refused once at limit=100, then reads pages of 50',
 			track(async () => {
-				assert.deepEqual(await listOnce(), [{ limit: '100', status: 400 }, ...pagesOf50()]);
+				assert.deepEqual(await listOnce(), ['100:400', ...pagesOf50()]);
 			}),
 			10 * MINUTE,
 		);
@@ -120,7 +117,7 @@ function listAllWorkflow(): Workflow {
 				log('restarting n8n');
 				await e2e.n8n!.stop();
 				await e2e.start();
-				assert.deepEqual(await listOnce(), [{ limit: '100', status: 400 }, ...pagesOf50()]);
+				assert.deepEqual(await listOnce(), ['100:400', ...pagesOf50()]);
 			}),
 			10 * MINUTE,
 		);

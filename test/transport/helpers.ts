@@ -2,6 +2,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { control as sandboxControl, newSandboxKey, sandboxStats } from '../../sandbox';
+import type { LoggedRequest } from '../../sandbox';
 import type { NodeSpec, RunWorkflowResult } from '../harness';
 import { runWorkflow, TestCredentials } from '../harness';
 import { ERP_CALL_TYPE, erpCallNode } from './erpCallNode';
@@ -14,6 +15,13 @@ export async function control(url: string, path: string, body?: unknown): Promis
 }
 
 export const stats = sandboxStats;
+
+/** `limit:status` of each logged list request to `path` (`-` when no limit was sent). */
+export function pages(log: LoggedRequest[], path = '/v1/articles'): string[] {
+	return log
+		.filter((entry) => entry.method === 'GET' && entry.path === path)
+		.map((entry) => `${entry.query.limit ?? '-'}:${entry.status}`);
+}
 
 /** A direct API call (not through n8n), for setting up and checking state. */
 export async function api(

@@ -16,13 +16,13 @@ import type { IDataObject, INodeCredentials, INodeParameters } from 'n8n-workflo
 import { limitRefusal } from '../../nodes/shared/transport/pageSize';
 import type { RefusalFacts } from '../../nodes/shared/transport/pageSize';
 import { call, DEMO_KEYS, sandboxRequests, startSandbox } from '../../sandbox';
-import type { LoggedRequest, SandboxHandle } from '../../sandbox';
+import type { SandboxHandle } from '../../sandbox';
 import type { RunWorkflowResult, TestCredentials } from '../harness';
 import { runWorkflow } from '../harness';
 import { startRecordingServer } from '../harness/fixtures';
 import { startErpTestEnv } from '../erp/setup';
 import type { ErpTestEnv } from '../erp/setup';
-import { apiKeyCredentials, control, newKey } from './helpers';
+import { apiKeyCredentials, control, newKey, pages } from './helpers';
 
 const ERP = 'n8n-nodes-erp.erp';
 const ARTICLES = 180; // pages of 50: 50, 50, 50, 30
@@ -57,13 +57,6 @@ const articleList = (parameters: INodeParameters = {}): INodeParameters => ({
 	returnAll: true,
 	...parameters,
 });
-
-/** `limit:status` of each logged request to `path` (`-` when no limit was sent). */
-function pages(log: LoggedRequest[], path = '/v1/articles'): string[] {
-	return log
-		.filter((entry) => entry.method === 'GET' && entry.path === path)
-		.map((entry) => `${entry.query.limit ?? '-'}:${entry.status}`);
-}
 
 const ids = (result: RunWorkflowResult): string[] =>
 	result.output('ERP').map((item) => String(item.id));
