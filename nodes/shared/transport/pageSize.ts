@@ -1,6 +1,7 @@
 // Page sizes. The spec leaves the maximum page size open; the nodes ask for up to 100
 // (docs/api-contract.md, "Tolerant page size"). A server may allow less and refuse `limit=100`:
-// the list reader then falls back once (pagination.ts), and this module remembers, per credential, what to send instead.
+// the list reader then falls back once (pagination.ts), and this module remembers, per
+// credential, what to send instead.
 // Process memory only (like the rate-limit budgets): a restart or another worker learns it again
 // with one refused request.
 import type { INode } from 'n8n-workflow';
