@@ -1,0 +1,110 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- drives n8n from outside, not a node */
+/**
+ * The one way the real-n8n layer counts what happens after something asynchronous (executions,
+ * deliveries, chat messages, sandbox requests): `expectCount` waits until the count reaches the
+ * expected number, then watches a quiet period in which a late extra would show, and fails on
+ * either side:
+ * - too few by the deadline: "Timed out after N s waiting for <what>: counted k of n";
+ * - more than expected at any moment, before or during the quiet period.
+ * A reading may also say it is not settled yet (an execution still running), which holds the
+ * count back from being accepted until it is.
+ *
+ * `expectRuns` counts a workflow's executions as n8n lists them, finished or not, so that an
+ * execution n8n created but has not finished counts at once, and one n8n creates a moment after
+ * the webhook answered (n8n answers before it records the run) shows in the quiet period.
+ */
+import type { N8nRest } from '../../scripts/n8n-instance';
+
+export type Reading<T> = {
+	count: number;
+	/** False while what was counted is still changing (e.g. an execution still running). */
+	settled?: boolean;
+	/** What was counted, returned to the caller and shown in failure messages. */
+	detail?: T;
+};
+
+export type CountOptions = {
+	/** How long the count may take to reach the expected number (default 60 s). */
+	deadlineMs?: number;
+	/** How long the count must then stay exactly at the expected number (default 4 s). */
+	quietMs?: number;
+	/** Time between two readings (default 250 ms). */
+	pollMs?: number;
+};
+
+export const COUNT_DEFAULTS = { deadlineMs: 60_000, quietMs: 4_000, pollMs: 250 };
+
+const pause = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));
+const show = (detail: unknown) =>
+	detail === undefined ? '' : `: ${JSON.stringify(detail).slice(0, 2000)}`;
+
+/**
+ * Waits until `read()` counts exactly `expected` (and says it is settled), then checks that the
+ * count stays there for the quiet period. Resolves with the last reading's detail.
+ */
+export async function expectCount<T>(
+	what: string,
+	expected: number,
+	read: () => Promise<Reading<T>>,
+	options: CountOptions = {},
+): Promise<T | undefined> {
+	const { deadlineMs, quietMs, pollMs } = { ...COUNT_DEFAULTS, ...options };
+	const tooMany = (reading: Reading<T>, when: string) =>
+		new Error(
+			`Counted ${reading.count} ${what} ${when}, expected exactly ${expected}${show(reading.detail)}`,
+		);
+	const started = Date.now();
+	let reading = await read();
+	while (reading.count !== expected || reading.settled === false) {
+		if (reading.count > expected) throw tooMany(reading, 'before the quiet period');
+		if (Date.now() - started > deadlineMs) {
+			throw new Error(
+				`Timed out after ${deadlineMs / 1000} s waiting for ${what}: counted ${reading.count} of ${expected}` +
+					`${reading.settled === false ? ' (not settled)' : ''}${show(reading.detail)}`,
+			);
+		}
+		await pause(pollMs);
+		reading = await read();
+	}
+	const quietUntil = Date.now() + quietMs;
+	while (Date.now() < quietUntil) {
+		await pause(pollMs);
+		reading = await read();
+		if (reading.count !== expected)
+			throw tooMany(reading, `during the ${quietMs / 1000} s quiet period`);
+	}
+	return reading.detail;
+}
+
+export type Run = { id: string; status: string; mode: string };
+
+const UNFINISHED = ['new', 'running', 'waiting'];
+
+/** A workflow's executions as n8n lists them (finished or not), newest first. */
+export async function readRuns(rest: N8nRest, workflowId: string): Promise<Reading<Run[]>> {
+	const runs = await rest.executions(workflowId, 500);
+	return {
+		count: runs.length,
+		settled: runs.every((r) => !UNFINISHED.includes(r.status)),
+		detail: runs,
+	};
+}
+
+/**
+ * Exactly `expected` executions of the workflow, all finished, and no other for the quiet
+ * period. Resolves with them, newest first.
+ */
+export async function expectRuns(
+	rest: N8nRest,
+	workflowId: string,
+	expected: number,
+	options: CountOptions = {},
+): Promise<Run[]> {
+	const runs = await expectCount(
+		`executions of workflow ${workflowId}`,
+		expected,
+		async () => await readRuns(rest, workflowId),
+		options,
+	);
+	return runs ?? [];
+}
