@@ -185,7 +185,7 @@ export function dailyQuotaError(
 	);
 }
 
-/** The server asked for a wait longer than the user's cap. */
+/** The server asked for a wait longer than what is left of the user's cap for this request. */
 export function waitCapError(
 	node: INode,
 	status: number,
@@ -193,11 +193,17 @@ export function waitCapError(
 	waitSeconds: number,
 	maxWaitSeconds: number,
 	context: ErpErrorContext,
+	/** How long the request already waited for the rate limit (its turns), when it did. */
+	waitedSeconds = 0,
 ): NodeApiError {
 	const api = readApiError(body, context.secrets);
+	const asked = Math.ceil(waitSeconds);
+	const waited = Math.floor(waitedSeconds);
 	return makeError(
 		node,
-		`The ERP API asks to wait ${Math.ceil(waitSeconds)} s before retrying, longer than the Max Rate-Limit Wait of ${maxWaitSeconds} s`,
+		waited >= 1
+			? `The ERP API rate limit is still exceeded after waiting ${waited} s; it asks for ${asked} s more, past the Max Rate-Limit Wait of ${maxWaitSeconds} s`
+			: `The ERP API asks to wait ${asked} s before retrying, longer than the Max Rate-Limit Wait of ${maxWaitSeconds} s`,
 		'Raise "Max Rate-Limit Wait (Seconds)" in the node\'s Request Options, or run the workflow later.',
 		{
 			code: api.code ?? (status === 429 ? 'rate_limited' : undefined),

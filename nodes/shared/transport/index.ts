@@ -33,7 +33,9 @@
 //
 // Files, one job each: types.ts (public types), settings.ts (node parameters: authentication,
 // requestOptions), credentials.ts (guarded credential, what a request needs from it), request.ts
-// (the attempt loop), classify.ts (what a failed call was), pagination.ts (lists), pageSize.ts
+// (the attempt loop), httpOptions.ts (what every attempt sends), attempt.ts (one attempt),
+// rateLimited.ts (what happens on a 429), failure.ts (the error a request ends with), wait.ts
+// (the one rate-limit wait), classify.ts (what a failed call was), pagination.ts (lists), pageSize.ts
 // (page sizes a server refused, per credential), errors.ts (error mapping),
 // connectionErrors.ts (no HTTP answer: network, TLS, OAuth2 connection), apiError.ts (the
 // API's error body, secrets scrubbed), errorJson.ts (error items), scopes.ts (scopes per endpoint

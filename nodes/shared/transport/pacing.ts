@@ -2,7 +2,7 @@
 // takes a slot before it is sent and gives its answer back (see the arithmetic in budget.ts).
 // Waits use `sleep` from n8n-workflow and end when the execution is cancelled.
 import { createHash } from 'crypto';
-import { sleep } from 'n8n-workflow';
+import { waitForRateLimit } from './wait';
 
 import {
 	newBudget,
@@ -66,7 +66,7 @@ export async function takeSlot(
 				reserve(budget, now, probe);
 				return { budget, sentAtMs: now, probe, paced: !pastCap, settled: false };
 			}
-			await sleep(decision.ms, options.signal);
+			await waitForRateLimit(decision.ms, options.signal);
 		}
 	} finally {
 		const index = budget.queue.indexOf(ticket);

@@ -1,43 +1,22 @@
-// The attempt loop: one request to the ERP API, with its slot of the rate-limit budget, retries
-// and error mapping.
+// The attempt loop: one request to the ERP API, with its slot of the rate-limit budget, its turns
+// after a 429 (rateLimited.ts), retries (rateLimit.ts decideRetry) and its final error (failure.ts).
+// One attempt is attempt.ts; what every attempt sends is httpOptions.ts.
 import { sleep } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { DEFAULT_MAX_WAIT_SECONDS } from '../descriptions';
-import { withTlsMinimum } from '../tls';
-import {
-	answerFromError,
-	isNotConnected,
-	isReconnectNeeded,
-	isTlsVersionRefusal,
-	isUnreadableBody,
-	networkCodeFromError,
-} from './classify';
-import type { HttpAnswer } from './classify';
+import { attemptOnce } from './attempt';
 import { currentSecrets, resolveCredential } from './credentials';
 import type { ResolvedCredential } from './credentials';
-import {
-	networkError,
-	notConnectedError,
-	reconnectError,
-	tlsVersionError,
-} from './connectionErrors';
-import {
-	badBodyError,
-	dailyQuotaError,
-	httpStatusError,
-	mayHaveBeenApplied,
-	waitCapError,
-} from './errors';
 import type { ErpErrorContext } from './errors';
-import { errorChain } from './errorJson';
-import { deriveIdempotencyKey, resolveIdempotencyKey } from './idempotency';
-import { settle, takeSlot } from './pacing';
-import { decideRetry, readRateLimitHeaders } from './rateLimit';
-import type { AttemptOutcome, RateLimitInfo } from './rateLimit';
+import { failureError } from './failure';
+import type { StopReason } from './failure';
+import { httpOptions, requestPath } from './httpOptions';
+import { takeSlot } from './pacing';
+import { onRateLimited } from './rateLimited';
+import { decideRetry } from './rateLimit';
 import type { ErpContext, ErpRequest, ErpRequestSettings } from './types';
-
-const DEFAULT_TIMEOUT_SECONDS = 30;
+import { waitForRateLimit } from './wait';
 
 /**
  * Sends one request to the ERP API and returns the parsed JSON body (`{}` for an empty answer).
@@ -69,164 +48,65 @@ export async function send(
 	request: ErpRequest,
 	settings: ErpRequestSettings,
 ): Promise<{ statusCode: number; body: unknown }> {
-	const { node, authentication, credentialType, baseUrl, paceKey } = resolved;
 	const { method, itemIndex, resendable } = request;
-	const path = request.path.startsWith('/') ? request.path : `/${request.path}`;
 	const maxWaitSeconds = settings.maxWaitSeconds ?? DEFAULT_MAX_WAIT_SECONDS;
-	const errorContext: ErpErrorContext = {
-		method,
-		path,
-		body: request.body,
-		resource: request.resource,
-		itemIndex,
-		authentication,
-		resendable,
-	};
-
-	const headers: IDataObject = { Accept: 'application/json' };
-	if (method === 'POST') {
-		// Computed once: every attempt of this request carries the same key.
-		const key = resolveIdempotencyKey(request.idempotencyKey, settings.idempotencyKey, () =>
-			deriveIdempotencyKey({
-				workflowId: String(context.getWorkflow().id ?? ''),
-				nodeName: node.name,
-				method,
-				path,
-				body: request.body ?? {},
-			}),
-		);
-		if (key !== undefined) headers['Idempotency-Key'] = key;
-	}
-
-	// https: TLS 1.3 at least, as the API requires (../tls.ts).
-	const options: IHttpRequestOptions = withTlsMinimum({
-		method,
-		url: `${baseUrl}${path}`,
-		headers,
-		qs: request.qs,
-		json: true,
-		returnFullResponse: true,
-		timeout: (settings.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS) * 1000,
-		// OAuth2: let 401 throw so that n8n refreshes the access token and retries once.
-		ignoreHttpStatusErrors: authentication === 'oAuth2' ? { ignore: true, except: [401] } : true,
-	});
-	if (request.body !== undefined && method !== 'GET') options.body = request.body;
+	const options = httpOptions(context, resolved, request, settings);
 	// Waits end early when the execution is cancelled (the signal exists in execute contexts).
-	const cancelSignal = (context as Partial<IExecuteFunctions>).getExecutionCancelSignal?.();
-	const credentialOptions = resolved.credentialsDecrypted
-		? { credentialsDecrypted: resolved.credentialsDecrypted }
-		: undefined;
+	const signal = (context as Partial<IExecuteFunctions>).getExecutionCancelSignal?.();
+	const startedAtMs = Date.now();
 
-	let retryFirst = false;
-	for (let retry = 0; ; retry++) {
-		// A slot of the key's budget, taken before sending (in order; a retry goes first). Past Max
-		// Rate-Limit Wait it is sent anyway: the server's 429 then says how long, and the cap fails clearly.
-		const slot = await takeSlot(paceKey, {
-			maxWaitMs: maxWaitSeconds * 1000,
-			signal: cancelSignal,
-			first: retryFirst,
+	let first = false;
+	let retry = 0;
+	for (let attempts = 1; ; attempts++) {
+		// A slot of the key's budget, in order (a retry or a turn goes first). A wait past what is
+		// left of Max Rate-Limit Wait is not made: the request goes, and the server's 429 says how long.
+		const leftMs = startedAtMs + maxWaitSeconds * 1000 - Date.now();
+		const slot = await takeSlot(resolved.paceKey, {
+			maxWaitMs: Math.max(0, leftMs),
+			signal,
+			first,
 		});
-		let answer: HttpAnswer | undefined;
-		let networkCode: string | undefined;
-		let failureText: string | undefined;
-		try {
-			const response = (await context.helpers.httpRequestWithAuthentication.call(
-				context,
-				credentialType,
-				{ ...options, headers: { ...headers } },
-				credentialOptions,
-			)) as { statusCode: number; headers: IDataObject; body: unknown };
-			answer = {
-				status: response.statusCode,
-				headers: response.headers ?? {},
-				body: response.body,
-			};
-		} catch (error) {
-			const chain = errorChain(error);
-			const fatal = isReconnectNeeded(chain)
-				? reconnectError(node, itemIndex)
-				: isNotConnected(chain)
-					? notConnectedError(node, itemIndex)
-					: isTlsVersionRefusal(chain)
-						? tlsVersionError(node, resolved.host, itemIndex)
-						: undefined;
-			if (fatal) {
-				settle(slot);
-				throw fatal;
-			}
-			answer = answerFromError(chain);
-			if (answer === undefined) {
-				networkCode = networkCodeFromError(chain);
-				failureText = chain
-					.map((entry) => entry.message)
-					.find((m): m is string => typeof m === 'string' && m !== '');
-			}
-		}
+		const result = await attemptOnce(context, resolved, options, slot, itemIndex);
+		if (result.done) return { statusCode: result.statusCode, body: result.body };
+		first = true;
 
-		const now = Date.now();
-		let outcome: AttemptOutcome;
-		if (answer !== undefined) {
-			const info: RateLimitInfo = readRateLimitHeaders(answer.headers, now);
-			const apiCode = (answer.body as { error?: { code?: unknown } } | undefined)?.error?.code;
-			settle(slot, {
-				status: answer.status,
-				apiCode: typeof apiCode === 'string' ? apiCode : undefined,
-				info,
-			});
-			if (answer.status >= 200 && answer.status < 300) {
-				if (!isUnreadableBody(answer.body, answer.status, method)) {
-					const empty = answer.body === undefined || answer.body === null || answer.body === '';
-					return { statusCode: answer.status, body: empty ? {} : answer.body };
-				}
-				outcome = { kind: 'badBody', info };
-			} else {
-				outcome = {
-					kind: 'status',
-					status: answer.status,
-					apiCode: typeof apiCode === 'string' ? apiCode : undefined,
-					info,
-				};
-			}
+		let stop: StopReason;
+		const step = onRateLimited(result.outcome, startedAtMs, maxWaitSeconds, result.atMs);
+		if (step?.action === 'turn') continue;
+		if (step !== undefined) {
+			stop = step;
 		} else {
-			settle(slot);
-			outcome = { kind: 'network', code: networkCode };
-		}
-
-		const decision = decideRetry(outcome, method, retry, maxWaitSeconds, Math.random, resendable);
-		if (decision.action === 'retry') {
-			retryFirst = true;
-			// A 429 that says when the window resets is waited out by the budget (the next slot).
-			const pacedWait =
-				outcome.kind === 'status' &&
-				outcome.status === 429 &&
-				(outcome.info.retryAfterSeconds !== undefined || outcome.info.resetSeconds !== undefined);
-			if (!pacedWait) await sleep(Math.round(decision.waitSeconds * 1000), cancelSignal);
-			continue;
-		}
-		errorContext.secrets = await currentSecrets(context, resolved);
-		if (answer === undefined) {
-			throw networkError(node, networkCode, resolved.host, errorContext, retry + 1, failureText);
-		}
-		if (decision.reason === 'dailyQuota') {
-			throw dailyQuotaError(node, answer.body, decision.waitSeconds, now, errorContext);
-		}
-		if (decision.reason === 'waitCap') {
-			throw waitCapError(
-				node,
-				answer.status,
-				answer.body,
-				decision.waitSeconds ?? 0,
+			const decision = decideRetry(
+				result.outcome,
+				method,
+				retry,
 				maxWaitSeconds,
-				errorContext,
+				Math.random,
+				resendable,
 			);
+			if (decision.action === 'retry') {
+				retry++;
+				const ms = decision.waitSeconds * 1000;
+				// A 429 with no time said is a rate-limit wait too; other retries back off.
+				if (result.outcome.kind === 'status' && result.outcome.status === 429) {
+					await waitForRateLimit(ms, signal);
+				} else {
+					await sleep(Math.round(ms), signal);
+				}
+				continue;
+			}
+			stop = decision;
 		}
-		if (outcome.kind === 'badBody') throw badBodyError(node, answer.status, errorContext);
-		let extra: string | undefined;
-		if (decision.reason === 'exhausted') {
-			extra = `Gave up after ${retry + 1} attempts.`;
-		} else if (answer.status >= 500) {
-			extra = mayHaveBeenApplied(method, resendable);
-		}
-		throw httpStatusError(node, answer.status, answer.body, errorContext, extra);
+		const errorContext: ErpErrorContext = {
+			method,
+			path: requestPath(request),
+			body: request.body,
+			resource: request.resource,
+			itemIndex,
+			authentication: resolved.authentication,
+			resendable,
+			secrets: await currentSecrets(context, resolved),
+		};
+		throw failureError(resolved, result, stop, attempts, maxWaitSeconds, errorContext);
 	}
 }
