@@ -47,12 +47,19 @@ describe('Retry-After and RateLimit headers', () => {
 			},
 			NOW,
 		);
-		assert.deepEqual(info, { limit: 100, remaining: 4, resetSeconds: 12, retryAfterSeconds: 3 });
+		assert.deepEqual(info, {
+			limit: 100,
+			remaining: 4,
+			resetSeconds: 12,
+			retryAfterSeconds: 3,
+			dialect: 'ietf-fields',
+		});
 		assert.deepEqual(readRateLimitHeaders({}, NOW), {
 			limit: undefined,
 			remaining: undefined,
 			resetSeconds: undefined,
 			retryAfterSeconds: undefined,
+			dialect: undefined,
 		});
 	});
 });

@@ -1,6 +1,8 @@
 // Rate-limit headers and retry arithmetic. Pure functions (time and randomness are parameters) so
 // that unit tests with fake time cover them; the transport only wires them to real time and `sleep`.
-// The pacing budget's arithmetic is in budget.ts.
+// The pacing budget's arithmetic is in budget.ts; the header dialects read into it, dialects.ts.
+import { header, nonNegativeNumber, readBudget } from './dialects';
+import type { DialectName, Headers } from './dialects';
 
 /** Retries after the first attempt, whatever the cause. */
 export const MAX_RETRIES = 5;
@@ -11,24 +13,6 @@ export const BACKOFF_CAP_SECONDS = 30;
 export const RESET_MARGIN_SECONDS = 0.02;
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
-type Headers = Record<string, unknown>;
-
-function header(headers: Headers | undefined, name: string): string | undefined {
-	if (!headers) return undefined;
-	const wanted = name.toLowerCase();
-	for (const [key, value] of Object.entries(headers)) {
-		if (key.toLowerCase() === wanted) {
-			const first = Array.isArray(value) ? value[0] : value;
-			return first === undefined || first === null ? undefined : String(first).trim();
-		}
-	}
-	return undefined;
-}
-
-function nonNegativeNumber(value: string | undefined): number | undefined {
-	if (value === undefined || value === '' || !/^\d+(\.\d+)?$/.test(value)) return undefined;
-	return Number(value);
-}
 
 /** `Retry-After` in seconds from now: delta-seconds or an HTTP date. Undefined when absent or unreadable. */
 export function parseRetryAfter(value: string | undefined, nowMs: number): number | undefined {
@@ -45,18 +29,23 @@ export function parseRetryAfter(value: string | undefined, nowMs: number): numbe
 export interface RateLimitInfo {
 	limit?: number;
 	remaining?: number;
-	/** Seconds until the current window resets (`RateLimit-Reset`). */
+	/** Seconds until the current window resets, in whichever dialect the server spoke. */
 	resetSeconds?: number;
 	/** Seconds to wait before retrying (`Retry-After`), on a 429 or 503. */
 	retryAfterSeconds?: number;
+	/** The header dialect the budget was read from; undefined when none was sent. */
+	dialect?: DialectName;
 }
 
+/** The one reader of rate-limit headers for every request path (nodes, lists, lookups, triggers). */
 export function readRateLimitHeaders(headers: Headers | undefined, nowMs: number): RateLimitInfo {
+	const { limit, remaining, resetSeconds, dialect } = readBudget(headers, nowMs);
 	return {
-		limit: nonNegativeNumber(header(headers, 'ratelimit-limit')),
-		remaining: nonNegativeNumber(header(headers, 'ratelimit-remaining')),
-		resetSeconds: nonNegativeNumber(header(headers, 'ratelimit-reset')),
+		limit,
+		remaining,
+		resetSeconds,
 		retryAfterSeconds: parseRetryAfter(header(headers, 'retry-after'), nowMs),
+		dialect,
 	};
 }
 
