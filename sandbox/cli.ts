@@ -1,6 +1,9 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals */
-// `npm run sandbox [-- --port 4010 --host 127.0.0.1 --articles 250 --seed 1 --max-page-size 100]`
+// `npm run sandbox [-- --port 4010 --host 127.0.0.1 --articles 250 --seed 1 --max-page-size 100
+//   --rate-limit-headers ietf-fields|draft7|structured|x-ratelimit|none]`
 import { DEMO_KEYS, DEMO_OAUTH_CLIENT, startSandbox } from './index';
+import { RATE_LIMIT_HEADER_DIALECTS } from './rateLimitHeaders';
+import type { RateLimitHeaderDialect } from './rateLimitHeaders';
 
 function parseArgs(argv: string[]) {
 	const out: {
@@ -9,6 +12,7 @@ function parseArgs(argv: string[]) {
 		articles?: number;
 		seed?: number;
 		maxPageSize?: number;
+		rateLimitHeaders?: RateLimitHeaderDialect;
 	} = {
 		port: 4010,
 		host: '127.0.0.1',
@@ -28,9 +32,13 @@ function parseArgs(argv: string[]) {
 		else if (flag === '--max-page-size') {
 			out.maxPageSize = num();
 			if (out.maxPageSize < 1 || out.maxPageSize > 100) throw new Error(`${flag} must be 1 to 100`);
+		} else if (flag === '--rate-limit-headers') {
+			if (!RATE_LIMIT_HEADER_DIALECTS.includes(value as RateLimitHeaderDialect))
+				throw new Error(`${flag} must be one of ${RATE_LIMIT_HEADER_DIALECTS.join(', ')}`);
+			out.rateLimitHeaders = value as RateLimitHeaderDialect;
 		} else
 			throw new Error(
-				`Unknown option ${flag} (use --port, --host, --articles, --seed, --max-page-size)`,
+				`Unknown option ${flag} (use --port, --host, --articles, --seed, --max-page-size, --rate-limit-headers)`,
 			);
 	}
 	return out;

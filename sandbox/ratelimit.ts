@@ -1,9 +1,14 @@
-// Fixed-window rate limit per credential and a daily quota (UTC day), with RateLimit-* headers.
+// Fixed-window rate limit per credential and a daily quota (UTC day), with rate-limit headers in
+// the configured dialect (rateLimitHeaders.ts).
 import { ApiError } from './http';
+import { rateLimitHeaders } from './rateLimitHeaders';
+import type { RateLimitHeaderDialect } from './rateLimitHeaders';
 
 export interface RateLimitConfig {
 	rateLimit: { limit: number; windowSeconds: number } | false;
 	dailyQuota: number;
+	/** The header dialect answers carry (default ietf-fields). */
+	rateLimitHeaders?: RateLimitHeaderDialect;
 }
 
 interface Bucket {
@@ -62,6 +67,15 @@ export class RateLimiter {
 	 */
 	take(bucketId: string, nowMs: number): { headers: Record<string, string>; error?: ApiError } {
 		const { rateLimit, dailyQuota } = this.config();
+		const dialect = this.config().rateLimitHeaders ?? 'ietf-fields';
+		const headersOf = (limit: number, remaining: number, reset: string, windowSeconds: number) =>
+			rateLimitHeaders(dialect, {
+				limit,
+				remaining,
+				resetSeconds: Number(reset),
+				windowSeconds,
+				nowMs,
+			});
 		const day = new Date(nowMs).toISOString().slice(0, 10);
 		let b = this.buckets.get(bucketId);
 		if (!b) {
@@ -87,11 +101,7 @@ export class RateLimiter {
 		if (b.dayUsed >= dailyQuota) {
 			const wait = String(secondsUntil(nextUtcMidnight(nowMs) - nowMs));
 			const headers: Record<string, string> = rateLimit
-				? {
-						'RateLimit-Limit': String(rateLimit.limit),
-						'RateLimit-Remaining': '0',
-						'RateLimit-Reset': wait,
-					}
+				? headersOf(rateLimit.limit, 0, wait, rateLimit.windowSeconds)
 				: {};
 			return {
 				headers,
@@ -114,11 +124,7 @@ export class RateLimiter {
 		if (b.used >= rateLimit.limit) {
 			this.record(bucketId, 'refused');
 			return {
-				headers: {
-					'RateLimit-Limit': String(rateLimit.limit),
-					'RateLimit-Remaining': '0',
-					'RateLimit-Reset': reset,
-				},
+				headers: headersOf(rateLimit.limit, 0, reset, rateLimit.windowSeconds),
 				error: new ApiError(
 					429,
 					'rate_limited',
@@ -134,11 +140,7 @@ export class RateLimiter {
 		b.dayUsed++;
 		this.record(bucketId, 'accepted');
 		return {
-			headers: {
-				'RateLimit-Limit': String(rateLimit.limit),
-				'RateLimit-Remaining': String(rateLimit.limit - b.used),
-				'RateLimit-Reset': reset,
-			},
+			headers: headersOf(rateLimit.limit, rateLimit.limit - b.used, reset, rateLimit.windowSeconds),
 		};
 	}
 }

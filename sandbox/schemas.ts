@@ -1,5 +1,6 @@
 // The single description of every resource and request body of the sandbox (zod/v4).
 import { z } from 'zod/v4';
+import { RATE_LIMIT_HEADER_DIALECTS } from './rateLimitHeaders';
 
 export const SCOPES = [
 	'articles:read',
@@ -254,6 +255,7 @@ export const controlConfigSchema = z.object({
 		.optional(),
 	dailyQuota: z.int().min(1).optional(),
 	maxPageSize: z.int().min(1).max(100).optional(),
+	rateLimitHeaders: z.enum(RATE_LIMIT_HEADER_DIALECTS).optional(),
 	tokenLifetimes: z
 		.object({
 			accessTokenSeconds: z.number().positive().optional(),

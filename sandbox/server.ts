@@ -11,6 +11,7 @@ import { ApiError, errorReply, json, parseJson, readRawBody, type Reply, Router 
 import { IdempotencyStore } from './idempotency';
 import { DEFAULT_TOKEN_LIFETIMES, OAuthServer, type TokenLifetimes } from './oauth';
 import { RateLimiter } from './ratelimit';
+import type { RateLimitHeaderDialect } from './rateLimitHeaders';
 import type { ControlConfig } from './schemas';
 import { Stats } from './stats';
 import { seedBulletins, seedStore, Store } from './store';
@@ -33,6 +34,8 @@ export interface SandboxOptions {
 	webhookRetry?: Partial<WebhookRetry>;
 	/** Largest `limit` a list accepts (default 100); above it: 400 "limit must be between 1 and N". */
 	maxPageSize?: number;
+	/** The rate-limit header dialect answers carry (default ietf-fields; `none`: Retry-After only). */
+	rateLimitHeaders?: RateLimitHeaderDialect;
 }
 
 export interface SandboxConfig {
@@ -41,6 +44,7 @@ export interface SandboxConfig {
 	tokenLifetimes: TokenLifetimes;
 	webhookRetry: WebhookRetry;
 	maxPageSize: number;
+	rateLimitHeaders: RateLimitHeaderDialect;
 }
 
 const INJECTED_CODES: Record<number, string> = {
@@ -91,6 +95,7 @@ export class App {
 			tokenLifetimes: { ...DEFAULT_TOKEN_LIFETIMES, ...o.tokenLifetimes },
 			webhookRetry: { ...DEFAULT_WEBHOOK_RETRY, ...o.webhookRetry },
 			maxPageSize: o.maxPageSize ?? 100,
+			rateLimitHeaders: o.rateLimitHeaders ?? 'ietf-fields',
 		};
 		this.store = new Store();
 		seedStore(this.store, this.seed, this.articleCount);
@@ -110,6 +115,7 @@ export class App {
 		if (input.rateLimit !== undefined) c.rateLimit = input.rateLimit;
 		if (input.dailyQuota !== undefined) c.dailyQuota = input.dailyQuota;
 		if (input.maxPageSize !== undefined) c.maxPageSize = input.maxPageSize;
+		if (input.rateLimitHeaders !== undefined) c.rateLimitHeaders = input.rateLimitHeaders;
 		if (input.rateLimit !== undefined || input.dailyQuota !== undefined) this.limiter.reset();
 		Object.assign(c.tokenLifetimes, input.tokenLifetimes);
 		Object.assign(c.webhookRetry, input.webhookRetry);

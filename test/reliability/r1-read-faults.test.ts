@@ -187,7 +187,7 @@ const BUDGET_CASES: Array<{
 	name: string;
 	fault: IDataObject;
 	message: RegExp;
-	requestOptions?: IDataObject;
+	requestOptions?: { maxWaitSeconds: number };
 }> = [
 	{
 		// Waiting one's turn after a 429 with Retry-After is not a retry: the limit is time.
