@@ -9,6 +9,7 @@
  *   limit, then checks every order: exactly one invoice with its number in `reference_externe`,
  *   paid in full by one settlement.
  */
+import type { RateLimitHeaderDialect } from '../sandbox/rateLimitHeaders';
 import { SCOPES } from '../sandbox/schemas';
 
 export interface SandboxUrls {
@@ -81,7 +82,14 @@ export interface BurstPlan {
  */
 export async function prepareBurst(
 	sandbox: SandboxUrls,
-	options: { count: number; tag: string; limit: number; windowSeconds: number },
+	options: {
+		count: number;
+		tag: string;
+		limit: number;
+		windowSeconds: number;
+		/** The header dialect the sandbox reports the limit in (default: ietf-fields). */
+		headers?: RateLimitHeaderDialect;
+	},
 ): Promise<BurstPlan> {
 	const checkKey = await freshKey(sandbox, `burst checks ${options.tag}`);
 	await control(sandbox.url, 'config', { rateLimit: false });
@@ -105,6 +113,7 @@ export async function prepareBurst(
 	});
 	await control(sandbox.url, 'config', {
 		rateLimit: { limit: options.limit, windowSeconds: options.windowSeconds },
+		rateLimitHeaders: options.headers ?? 'ietf-fields',
 	});
 	return { orders, limit: options.limit, windowSeconds: options.windowSeconds, checkKey };
 }

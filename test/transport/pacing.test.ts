@@ -129,20 +129,24 @@ describe('decisions', () => {
 		assert.equal(paceDecision(budget, 1, NOW + 5000 + MARGIN).action, 'wait');
 	});
 
-	test('no RateLimit headers: requests go at once, as before; a bare Retry-After closes the window for that long', () => {
+	test('no budget in any dialect: one probe, then a gradual release; a bare Retry-After closes the gate for every request', () => {
 		const budget = newBudget(NOW);
 		roundTrip(budget, NOW, true, { status: 200, info: {} }, NOW + 5);
-		assert.equal(budget.unpaced, true);
-		for (const position of [0, 1, 50]) {
-			assert.deepEqual(paceDecision(budget, position, NOW + 10), { action: 'send', probe: false });
-		}
+		assert.equal(budget.headerless, true);
+		// Capacity unknown: one in flight at a time at first (learned.ts, the slow start).
+		assert.deepEqual(paceDecision(budget, 0, NOW + 10), { action: 'send', probe: false });
+		assert.equal(paceDecision(budget, 1, NOW + 10).action, 'wait');
 		roundTrip(budget, NOW + 10, false, tooMany({ retryAfterSeconds: 3 }), NOW + 20);
-		assert.deepEqual(paceDecision(budget, 0, NOW + 20), {
-			action: 'wait',
-			ms: 3000 + MARGIN,
-			reason: 'reset',
-		});
-		assert.equal(paceDecision(budget, 5, NOW + 3020 + MARGIN).action, 'send');
+		for (const position of [0, 5]) {
+			assert.deepEqual(paceDecision(budget, position, NOW + 20), {
+				action: 'wait',
+				ms: 3000 + MARGIN,
+				reason: 'reset',
+			});
+		}
+		// At the reopening: the head alone, as a probe.
+		assert.deepEqual(paceDecision(budget, 0, NOW + 3020 + MARGIN), { action: 'send', probe: true });
+		assert.equal(paceDecision(budget, 1, NOW + 3020 + MARGIN).action, 'wait');
 	});
 
 	test('the window end is the tightest bound seen in it; answers out of order never raise the count', () => {
@@ -244,6 +248,8 @@ function simulate(options: {
 	requestsEach: number;
 	processes?: number;
 	naive?: boolean;
+	/** The server reports no budget: only Retry-After on a 429. */
+	headerless?: boolean;
 }) {
 	const { limit, windowSeconds, latencyMs, executions, requestsEach } = options;
 	const processes = options.processes ?? 1;
@@ -273,12 +279,15 @@ function simulate(options: {
 			refused++;
 			return {
 				status: 429,
-				info: { limit, remaining: 0, resetSeconds: reset, retryAfterSeconds: reset },
+				info: options.headerless
+					? { retryAfterSeconds: reset }
+					: { limit, remaining: 0, resetSeconds: reset, retryAfterSeconds: reset },
 			};
 		}
 		used++;
 		accepted++;
-		return { status: 200, info: { limit, remaining: limit - used, resetSeconds: reset } };
+		const info = options.headerless ? {} : { limit, remaining: limit - used, resetSeconds: reset };
+		return { status: 200, info };
 	};
 	const budgets = Array.from({ length: processes }, () => newBudget(NOW));
 	const admitted: number[] = [];
@@ -422,5 +431,34 @@ describe('many concurrent executions sharing one key (fake time)', () => {
 			naive.refusedShare > 0.1,
 			`control 429 share ${(naive.refusedShare * 100).toFixed(1)} %`,
 		);
+	});
+});
+
+describe('a server that reports nothing but Retry-After (fake time)', () => {
+	for (const [limit, windowSeconds, latencyMs, executions, requestsEach] of [
+		[30, 10, 5, 30, 6],
+		[30, 10, 40, 60, 6],
+		[100, 60, 300, 40, 8],
+		[10, 2, 40, 12, 5],
+	]) {
+		test(`${executions} executions x ${requestsEach} requests, ${limit} per ${windowSeconds} s, ${latencyMs} ms: under 10 % answered 429, at least 85 % of the ceiling`, () => {
+			const run = simulate({
+				...burst(limit, windowSeconds, latencyMs, executions, requestsEach),
+				headerless: true,
+			});
+			process.stdout.write(
+				`# header-less ${limit}/${windowSeconds}s ${latencyMs}ms ${executions}x${requestsEach}: ${run.refused}/${run.accepted + run.refused} answered 429, ceiling ${run.ceilingUse.toFixed(3)}, drain ${run.drainMs} ms (ideal ${run.idealMs})\n`,
+			);
+			assert.equal(run.done, executions);
+			assert.equal(run.accepted, executions * requestsEach);
+			assert.ok(run.refusedShare < 0.1, `429 share ${(run.refusedShare * 100).toFixed(1)} %`);
+			assert.ok(run.ceilingUse >= 0.85, `ceiling use ${run.ceilingUse.toFixed(3)}`);
+		});
+	}
+
+	test('control: the same header-less burst sent as soon as made is answered 429 many times', () => {
+		const run = simulate({ ...burst(30, 10, 5, 30, 6), headerless: true, naive: true });
+		assert.equal(run.done, 30);
+		assert.ok(run.refusedShare > 0.3, `429 share ${(run.refusedShare * 100).toFixed(1)} %`);
 	});
 });

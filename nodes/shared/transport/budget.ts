@@ -14,8 +14,14 @@
 // cannot overrun it. A 429 while shared assumes one more consumer. In a budget's first window,
 // before anything is known, the share is rounded up instead: a lone process still fills it.
 //
+// A server that reports no budget at all, only Retry-After on a 429, is paced by what it accepts
+// and refuses: a 429 closes the key's gate for everyone until then, and the window's capacity and
+// length are learned (learned.ts).
+//
 // Functions below change the Budget they are given and take the time as a parameter: the
 // transport wires them to Date.now() and `sleep`; unit tests drive them with fake time.
+import { gateWaitMs, learnedAnswer, learnedDecision, learnedSent, newLearned } from './learned';
+import type { Learned } from './learned';
 import type { RateLimitInfo } from './rateLimit';
 import { RESET_MARGIN_SECONDS } from './rateLimit';
 
@@ -48,8 +54,10 @@ export interface Budget {
 	windowStartMs: number;
 	/** The longest reset seen: about the window's length. */
 	windowMs: number;
-	/** The last answer carried no RateLimit headers: nothing to pace by (requests go at once). */
-	unpaced: boolean;
+	/** The last answer reported no budget in any dialect: paced by what is learned (`learned`). */
+	headerless: boolean;
+	/** The gate a bare Retry-After closes, and the window learned from a header-less server. */
+	learned: Learned;
 	/** Requests sent and not answered yet. */
 	inFlight: number;
 	/** A request sent to learn a new window's budget is not answered yet. */
@@ -70,7 +78,8 @@ export function newBudget(nowMs: number): Budget {
 	return {
 		windowStartMs: -Infinity,
 		windowMs: 0,
-		unpaced: false,
+		headerless: false,
+		learned: newLearned(),
 		inFlight: 0,
 		probing: false,
 		sentAtMs: [],
@@ -110,6 +119,8 @@ export type PaceDecision =
  */
 export function paceDecision(budget: Budget, position: number, nowMs: number): PaceDecision {
 	const margin = RESET_MARGIN_SECONDS * 1000;
+	const gate = gateWaitMs(budget.learned, nowMs, margin);
+	if (gate !== undefined) return { action: 'wait', ms: gate, reason: 'reset' };
 	const { remaining, windowEndsAtMs } = budget;
 	if (remaining !== undefined && windowEndsAtMs !== undefined && nowMs < windowEndsAtMs + margin) {
 		const share = shareOf(budget, remaining, nowMs);
@@ -121,7 +132,18 @@ export function paceDecision(budget: Budget, position: number, nowMs: number): P
 		return { action: 'wait', ms: windowEndsAtMs + margin - nowMs, reason: 'reset' };
 	}
 	// No window known (never asked, or it has ended).
-	if (budget.unpaced) return { action: 'send', probe: false };
+	if (budget.headerless) {
+		const { inFlight, probing } = budget;
+		return learnedDecision(
+			budget.learned,
+			position,
+			inFlight,
+			probing,
+			nowMs,
+			margin,
+			ANSWER_POLL_MS,
+		);
+	}
 	if (!budget.probing && position === 0) return { action: 'send', probe: true };
 	return { action: 'wait', ms: ANSWER_POLL_MS, reason: 'answer' };
 }
@@ -130,6 +152,7 @@ export function paceDecision(budget: Budget, position: number, nowMs: number): P
 export function reserve(budget: Budget, nowMs: number, probe: boolean): void {
 	budget.inFlight++;
 	if (probe) budget.probing = true;
+	learnedSent(budget.learned, nowMs, probe);
 	budget.sentAtMs.push(nowMs);
 	if (budget.sentAtMs.length > MAX_SENT_LOG) budget.sentAtMs.shift();
 	budget.lastUsedMs = nowMs;
@@ -170,15 +193,25 @@ export function observeAnswer(budget: Budget, answer: ObservedAnswer, nowMs: num
 	const { info } = answer;
 	const rateLimited = answer.status === 429 && answer.apiCode !== 'daily_quota_exceeded';
 	if (info.remaining === undefined || info.resetSeconds === undefined) {
-		if (answer.status === 429 && info.retryAfterSeconds !== undefined) {
-			budget.remaining = 0;
-			budget.windowEndsAtMs = nowMs + info.retryAfterSeconds * 1000;
-		} else if (answer.status < 500) {
-			budget.unpaced = true;
+		// No budget reported: the server is paced by what it accepts and refuses (learned.ts).
+		if (answer.status < 500) {
+			budget.headerless = true;
+			budget.remaining = undefined;
+			budget.windowEndsAtMs = undefined;
 		}
+		learnedAnswer(
+			budget.learned,
+			{
+				status: answer.status,
+				rateLimited,
+				retryAfterSeconds: info.retryAfterSeconds,
+				sentAtMs: answer.sentAtMs,
+			},
+			nowMs,
+		);
 		return;
 	}
-	budget.unpaced = false;
+	budget.headerless = false;
 	if (info.limit !== undefined) budget.limit = info.limit;
 	const bound = nowMs + info.resetSeconds * 1000;
 	const previousEnd = budget.windowEndsAtMs;
