@@ -267,7 +267,7 @@ function simulate(options: {
 	let refused = 0;
 	const windows: number[] = [];
 	const arrivals: number[] = [];
-	const serve = () => {
+	const serve = (): { status: number; info: RateLimitInfo } => {
 		arrivals.push(now);
 		if (now >= windowEnd) {
 			if (windowEnd > 0) windows.push(used);
