@@ -4,8 +4,9 @@
 // per order, the share answered 429, ceiling use (of the windows the burst filled, the share of
 // the limit used) and the time to drain against the ideal (the windows the accepted requests
 // need, the last one started). Side by side: one process (n8n-core's engine through the
-// harness), two processes (two harness processes, same key: what the RateLimit headers alone
-// give), and real n8n in queue mode (main, webhook processor, 2 workers; skipped by --quick).
+// harness) once per rate-limit header dialect the sandbox speaks (and none: Retry-After only),
+// two processes (two harness processes, same key: what the headers alone give), and real n8n in
+// queue mode (main, webhook processor, 2 workers; skipped by --quick).
 import { fork } from 'node:child_process';
 import path from 'node:path';
 
@@ -20,6 +21,8 @@ import {
 } from '../../scripts/order-burst';
 import type { BurstPlan, BurstReport } from '../../scripts/order-burst';
 import { startQueueDeployment } from '../../scripts/queue-mode';
+import { RATE_LIMIT_HEADER_DIALECTS } from '../../sandbox';
+import type { RateLimitHeaderDialect } from '../../sandbox';
 import { runBurstInProcess } from '../../test/transport/order-burst';
 import { startBenchSandbox } from '../sandbox';
 import type { BenchSandbox } from '../sandbox';
@@ -30,6 +33,10 @@ export const P6_WINDOW_SECONDS = 10;
 
 export interface P6Scenario {
 	name: string;
+	/** The header dialect the sandbox spoke. */
+	dialect: RateLimitHeaderDialect;
+	/** One process (n8n-core through the harness): the targets of the single-process rows apply. */
+	single: boolean;
 	orders: number;
 	failed: number;
 	report: BurstReport;
@@ -53,8 +60,9 @@ async function scenario(
 	orders: number,
 	context: FigureContext,
 	run: (plan: BurstPlan, key: string) => Promise<Run>,
-	key?: string,
+	options: { key?: string; dialect?: RateLimitHeaderDialect; single?: boolean } = {},
 ): Promise<P6Scenario> {
+	const { key, dialect = 'ietf-fields', single = false } = options;
 	context.progress(`P6 ${name}: ${orders} orders at ${P6_LIMIT} per ${P6_WINDOW_SECONDS} s...`);
 	const workflowKey = key ?? (await freshKey(sandbox, `p6 ${name}`));
 	const plan = await prepareBurst(sandbox, {
@@ -62,6 +70,7 @@ async function scenario(
 		tag: `P6${name.replace(/\W/g, '').slice(0, 8).toUpperCase()}${Date.now() % 100000}`,
 		limit: P6_LIMIT,
 		windowSeconds: P6_WINDOW_SECONDS,
+		headers: dialect,
 	});
 	const before = await sandboxStats(sandbox);
 	const result = await run(plan, workflowKey);
@@ -70,6 +79,8 @@ async function scenario(
 		context.progress(`P6 ${name}: ${result.errors.length} failed, first: ${result.errors[0]}`);
 	return {
 		name,
+		dialect,
+		single,
 		orders,
 		failed: result.failed,
 		report,
@@ -122,15 +133,18 @@ export async function runP6(context: FigureContext): Promise<P6Result> {
 		skipped: {},
 	};
 	try {
-		result.scenarios.push(
-			await scenario(
-				sandbox,
-				'one process',
-				orders,
-				context,
-				async (plan, key) => await runBurstInProcess(sandbox.baseUrl, key, plan),
-			),
-		);
+		for (const dialect of RATE_LIMIT_HEADER_DIALECTS) {
+			result.scenarios.push(
+				await scenario(
+					sandbox,
+					`one process, ${dialect === 'none' ? 'no headers (Retry-After only)' : `${dialect} headers`}`,
+					orders,
+					context,
+					async (plan, key) => await runBurstInProcess(sandbox.baseUrl, key, plan),
+					{ dialect, single: true },
+				),
+			);
+		}
 		result.scenarios.push(
 			await scenario(
 				sandbox,
@@ -158,37 +172,46 @@ export async function runP6(context: FigureContext): Promise<P6Result> {
 			try {
 				await queue.rest.activate(EXAMPLE_IDS.orderToInvoice);
 				const queueOrders = context.quick ? 12 : 40;
-				result.scenarios.push(
-					await scenario(
-						sandbox,
-						'queue mode, 2 workers',
-						queueOrders,
-						context,
-						async (plan) => {
-							const started = Date.now();
-							const answers = await postOrders(`${queue.webhookUrl}/webhook/${webhookPath}`, plan);
-							const drainMs = Date.now() - started;
-							const executions = await queue.rest.executions(EXAMPLE_IDS.orderToInvoice, 100);
-							const errors = [
-								...answers
-									.filter((a) => a.status !== 200)
-									.map((a) => `${a.status} ${a.text.slice(0, 200)}`),
-								...executions
-									.filter((e) => e.status !== 'success')
-									.map((e) => `execution ${e.id}: ${e.status}`),
-							];
-							return {
-								failed: Math.max(
-									answers.filter((a) => a.status !== 200).length,
-									executions.filter((e) => e.status !== 'success').length,
-								),
-								errors,
-								drainMs,
-							};
-						},
-						'sk_test_demo_full',
-					),
-				);
+				// A dialect that reports the budget, then a server with Retry-After only.
+				for (const dialect of ['ietf-fields', 'none'] as const) {
+					result.scenarios.push(
+						await scenario(
+							sandbox,
+							`queue mode, 2 workers, ${dialect === 'none' ? 'no headers (Retry-After only)' : `${dialect} headers`}`,
+							queueOrders,
+							context,
+							async (plan) => {
+								const started = Date.now();
+								const answers = await postOrders(
+									`${queue.webhookUrl}/webhook/${webhookPath}`,
+									plan,
+								);
+								const drainMs = Date.now() - started;
+								// Newest first: this burst's executions.
+								const executions = (
+									await queue.rest.executions(EXAMPLE_IDS.orderToInvoice, 100)
+								).slice(0, plan.orders.length);
+								const errors = [
+									...answers
+										.filter((a) => a.status !== 200)
+										.map((a) => `${a.status} ${a.text.slice(0, 200)}`),
+									...executions
+										.filter((e) => e.status !== 'success')
+										.map((e) => `execution ${e.id}: ${e.status}`),
+								];
+								return {
+									failed: Math.max(
+										answers.filter((a) => a.status !== 200).length,
+										executions.filter((e) => e.status !== 'success').length,
+									),
+									errors,
+									drainMs,
+								};
+							},
+							{ key: 'sk_test_demo_full', dialect },
+						),
+					);
+				}
 			} finally {
 				await queue.stop();
 			}
