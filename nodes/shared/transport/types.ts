@@ -33,7 +33,7 @@ export interface ErpRequest {
 }
 
 export interface ErpRequestSettings {
-	/** Longest single wait asked for by the API before failing instead. Default 60. */
+	/** Longest a request may wait for the rate limit, in all, before failing instead. Default 60. */
 	maxWaitSeconds?: number;
 	/** 'auto' (default): derived key; 'off': none; any other string: that key. */
 	idempotencyKey?: 'auto' | 'off' | string;
