@@ -1,0 +1,67 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports */
+/**
+ * What happens on a 429 (nodes/shared/transport/rateLimited.ts), with fake time: a 429 that says
+ * when is a turn, never a retry; the limit is time, Max Rate-Limit Wait for the whole request.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from '@jest/globals';
+
+import { MAX_RETRIES, RESET_MARGIN_SECONDS } from '../../nodes/shared/transport/rateLimit';
+import type { AttemptOutcome, RateLimitInfo } from '../../nodes/shared/transport/rateLimit';
+import { askedWaitSeconds, onRateLimited } from '../../nodes/shared/transport/rateLimited';
+
+const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
+const tooMany = (info: RateLimitInfo, apiCode = 'rate_limited'): AttemptOutcome => ({
+	kind: 'status',
+	status: 429,
+	apiCode,
+	info,
+});
+
+describe('a 429', () => {
+	test('that says when is a turn, however many came before, while the time lasts', () => {
+		// Many more 429s than MAX_RETRIES, one second apart: each is a turn until 60 s are used.
+		for (let n = 0; n < MAX_RETRIES * 10; n++) {
+			const step = onRateLimited(tooMany({ retryAfterSeconds: 1 }), NOW, 60, NOW + n * 1000);
+			assert.deepEqual(step, { action: 'turn' }, `429 number ${n + 1}`);
+		}
+	});
+
+	test('fails on time: a single wait past the cap, or the waiting so far plus the next past it', () => {
+		assert.deepEqual(onRateLimited(tooMany({ retryAfterSeconds: 90 }), NOW, 60, NOW), {
+			action: 'fail',
+			reason: 'waitCap',
+			waitSeconds: 90,
+			waitedSeconds: 0,
+		});
+		assert.deepEqual(onRateLimited(tooMany({ retryAfterSeconds: 10 }), NOW, 60, NOW + 55_000), {
+			action: 'fail',
+			reason: 'waitCap',
+			waitSeconds: 10,
+			waitedSeconds: 55,
+		});
+		assert.deepEqual(onRateLimited(tooMany({ retryAfterSeconds: 5 }), NOW, 60, NOW + 55_000), {
+			action: 'turn',
+		});
+	});
+
+	test('the wait asked: Retry-After, else the reset of any dialect plus a margin, else none', () => {
+		assert.equal(askedWaitSeconds(tooMany({ retryAfterSeconds: 3, resetSeconds: 9 })), 3);
+		assert.equal(askedWaitSeconds(tooMany({ resetSeconds: 9 })), 9 + RESET_MARGIN_SECONDS);
+		assert.equal(askedWaitSeconds(tooMany({})), undefined);
+		// Saying nothing: the retry policy backs off and counts it.
+		assert.equal(onRateLimited(tooMany({}), NOW, 60, NOW), undefined);
+	});
+
+	test('the daily quota fails at once; other answers are not for this step', () => {
+		assert.deepEqual(
+			onRateLimited(tooMany({ retryAfterSeconds: 3600 }, 'daily_quota_exceeded'), NOW, 60, NOW),
+			{ action: 'fail', reason: 'dailyQuota', waitSeconds: 3600 },
+		);
+		assert.equal(
+			onRateLimited({ kind: 'status', status: 503, info: { retryAfterSeconds: 1 } }, NOW, 60, NOW),
+			undefined,
+		);
+		assert.equal(onRateLimited({ kind: 'network', code: 'ECONNRESET' }, NOW, 60, NOW), undefined);
+	});
+});
