@@ -82,7 +82,8 @@ const UNFINISHED = ['new', 'running', 'waiting'];
 
 /** A workflow's executions as n8n lists them (finished or not), newest first. */
 export async function readRuns(rest: N8nRest, workflowId: string): Promise<Reading<Run[]>> {
-	const runs = await rest.executions(workflowId, 500);
+	// n8n lists at most 100 executions per page.
+	const runs = await rest.executions(workflowId, 100);
 	return {
 		count: runs.length,
 		settled: runs.every((r) => !UNFINISHED.includes(r.status)),
