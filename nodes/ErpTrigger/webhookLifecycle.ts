@@ -17,6 +17,7 @@ import { randomUUID } from 'crypto';
 import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { unlessNotFound } from '../shared/notFound';
 import { erpApiRequest, erpPaginate, getGuardedCredentials } from '../shared/transport';
 import { normalizeEvents, sameEvents } from './events';
 import { decodeWebhookSecret } from './signature';
@@ -42,21 +43,6 @@ type TriggerContext = IHookFunctions | IWebhookFunctions;
 
 export function isManual(context: TriggerContext): boolean {
 	return context.getNodeParameter('registration', 'automatic') === 'manual';
-}
-
-/**
- * Runs a transport request and gives undefined when the API answered 404 (the transport's
- * NodeApiError carries `httpCode: '404'`). Any other error goes through unchanged.
- */
-async function unlessNotFound<T>(request: Promise<T>): Promise<T | undefined> {
-	const outcome = await request.then(
-		(value) => ({ ok: true as const, value }),
-		(error: unknown) => ({ ok: false as const, error }),
-	);
-	if (outcome.ok) return outcome.value;
-	const httpCode = (outcome.error as { httpCode?: unknown } | null)?.httpCode;
-	if (httpCode === '404' || httpCode === 404) return undefined;
-	throw outcome.error;
 }
 
 function clearRegistration(data: IDataObject): void {
