@@ -298,6 +298,10 @@ export const eventEmitSchema = z.object({
 	type: z.enum(EVENT_TYPES),
 	data: z.record(z.string(), z.unknown()).default({}),
 });
+/** `POST /_sandbox/deliveries/pause`: how long deliveries fail as if the receiver were down (default 1 hour). */
+export const deliveriesPauseSchema = z.object({
+	seconds: z.number().positive().max(86_400).default(3600),
+});
 export const keyCreateSchema = z.object({
 	scopes: z.array(scopeSchema),
 	name: z.string().max(200).optional(),

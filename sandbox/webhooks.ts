@@ -74,6 +74,8 @@ export class WebhookService {
 	private timers = new Set<NodeJS.Timeout>();
 	private requests = new Set<http.ClientRequest>();
 	private closed = false;
+	/** Until this time (ms), every delivery attempt fails as if the receiver were down. */
+	private pausedUntil = 0;
 
 	constructor(
 		private readonly retry: () => WebhookRetry,
@@ -90,6 +92,25 @@ export class WebhookService {
 		this.counter = 0;
 		this.events.length = 0;
 		this.deliveries.length = 0;
+		this.pausedUntil = 0;
+	}
+
+	/**
+	 * For tests that take the receiver "down" without stopping it: for `seconds` (until `resume`),
+	 * each attempt fails without being sent (`error: 'paused'`) and is retried on the usual
+	 * schedule, so an event whose attempts all fall in the pause is lost, as with a receiver down.
+	 */
+	pause(seconds: number): { paused_until: string } {
+		this.pausedUntil = Date.now() + seconds * 1000;
+		return { paused_until: new Date(this.pausedUntil).toISOString() };
+	}
+
+	resume(): void {
+		this.pausedUntil = 0;
+	}
+
+	get paused(): boolean {
+		return Date.now() < this.pausedUntil;
 	}
 
 	close(): void {
@@ -162,8 +183,48 @@ export class WebhookService {
 		this.timers.add(timer);
 	}
 
+	/** Records an attempt's outcome, and schedules the next attempt when it failed. */
+	private record(
+		hook: Webhook,
+		event: ErpEvent,
+		body: string,
+		attempt: number,
+		status: number | null,
+		error: string | null,
+	): void {
+		if (this.closed) return;
+		const { maxAttempts, baseMs } = this.retry();
+		const ok = status !== null && status >= 200 && status < 300;
+		push(this.deliveries, {
+			webhook_id: hook.id,
+			event_id: event.id,
+			type: event.type,
+			attempt,
+			status,
+			error,
+			ok,
+			at: new Date().toISOString(),
+		});
+		this.stats.webhookDeliveries.attempts++;
+		if (ok) {
+			this.stats.webhookDeliveries.succeeded++;
+			return;
+		}
+		this.stats.webhookDeliveries.failed++;
+		if (status === 410) {
+			hook.status = 'disabled';
+			return;
+		}
+		if (attempt < maxAttempts)
+			this.schedule(hook, event, body, attempt + 1, baseMs * 2 ** (attempt - 1));
+	}
+
 	private attempt(hook: Webhook, event: ErpEvent, body: string, attempt: number): void {
-		const { timeoutMs, maxAttempts, baseMs } = this.retry();
+		if (this.paused) {
+			this.record(hook, event, body, attempt, null, 'paused');
+			return;
+		}
+		const { timeoutMs } = this.retry();
 		const timestamp = Math.floor(Date.now() / 1000);
 		const url = new URL(hook.url);
 		const req = (url.protocol === 'https:' ? https : http).request(url, {
@@ -182,30 +243,7 @@ export class WebhookService {
 			if (done) return;
 			done = true;
 			this.requests.delete(req);
-			if (this.closed) return;
-			const ok = status !== null && status >= 200 && status < 300;
-			push(this.deliveries, {
-				webhook_id: hook.id,
-				event_id: event.id,
-				type: event.type,
-				attempt,
-				status,
-				error,
-				ok,
-				at: new Date().toISOString(),
-			});
-			this.stats.webhookDeliveries.attempts++;
-			if (ok) {
-				this.stats.webhookDeliveries.succeeded++;
-				return;
-			}
-			this.stats.webhookDeliveries.failed++;
-			if (status === 410) {
-				hook.status = 'disabled';
-				return;
-			}
-			if (attempt < maxAttempts)
-				this.schedule(hook, event, body, attempt + 1, baseMs * 2 ** (attempt - 1));
+			this.record(hook, event, body, attempt, status, error);
 		};
 		req.setTimeout(timeoutMs, () => {
 			finish(null, 'timeout');
