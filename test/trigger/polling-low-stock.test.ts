@@ -127,6 +127,20 @@ describe('low stock', () => {
 		const down = await requestsDuring(sandbox, async () => trigger.poll());
 		assert.deepEqual(down, { 'GET /v1/stock/mouvements': 1, 'GET /v1/articles/:id': 1 });
 	});
+	it('a burst of 25 movements with 3 crossings costs one page of movements and one read per article', async () => {
+		const trigger = await poller(credentials, { watch: 'lowStock' });
+		const a = await newArticle(sandbox, { stock: 30, seuil_alerte: 10 });
+		const b = await newArticle(sandbox, { stock: 30, seuil_alerte: 10 });
+		for (const stock of [20, 15, 11, 10, 8, 6, 12, 14, 9, 7, 5])
+			await setStock(sandbox, a.id, stock);
+		for (const stock of [26, 24, 22, 20, 18, 16, 14, 12, 11, 10, 9, 8, 7, 6])
+			await setStock(sandbox, b.id, stock);
+		let items: IDataObject[] = [];
+		const cost = await requestsDuring(sandbox, async () => (items = await trigger.poll()));
+		assert.deepEqual(cost, { 'GET /v1/stock/mouvements': 1, 'GET /v1/articles/:id': 2 });
+		assert.deepEqual(dataOf(items), await webhookCrossings(a, b));
+		assert.equal(items.length, 3);
+	});
 });
 
 describe('invoice paid', () => {
