@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- drives n8n from outside, not a node */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions -- drives n8n from outside, not a node */
 /**
  * The ERP Polling Trigger in real n8n 2.41.1: published workflows on the shortest schedule (every
  * minute), n8n stopped, 25 stock movements with 3 low-stock crossings made in the sandbox, n8n

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- drives n8n from outside, not a node */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- drives n8n from outside, not a node */
 /**
  * What the webhook ERP Trigger loses in real n8n 2.41.1 when the ERP cannot deliver, and what the
  * polling trigger, published next to it as a backstop, catches. Measured, not assumed:

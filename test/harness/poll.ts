@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/require-node-api-error -- the harness plays n8n's server, not a node */
+// The harness plays n8n's scheduler, not a node.
 /**
  * The polling side of a trigger node, as n8n 2.41 runs it in production (packages/cli
  * ActiveWorkflowManager, TriggersAndPollers, ScheduledTaskManager):
@@ -15,8 +15,13 @@
  * The schedule itself is the test's: each `poll()` is one tick.
  */
 import { PollContext } from 'n8n-core';
-import type { IDataObject, INode, INodeExecutionData, INodeParameters } from 'n8n-workflow';
-import type { WorkflowActivateMode } from 'n8n-workflow';
+import type {
+	IDataObject,
+	INode,
+	INodeExecutionData,
+	INodeParameters,
+	WorkflowActivateMode,
+} from 'n8n-workflow';
 import { deepCopy, UserError, Workflow } from 'n8n-workflow';
 
 import {

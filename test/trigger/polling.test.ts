@@ -3,6 +3,7 @@
 // sandbox: new records once each and in order, the first activation from now, catch-up over
 // several polls with a page cap, restarts, "Fetch Test Event", and its options checked.
 import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 
 import type { IDataObject } from 'n8n-workflow';
@@ -139,7 +140,7 @@ describe('start and test event', () => {
 		assert.deepEqual(ids(fromStart.items), all);
 
 		const since = new Date(Date.now() + 1500);
-		await new Promise((resolve) => setTimeout(resolve, 1600));
+		await sleep(1600);
 		const fromDate = await poller(credentials, {
 			watch: 'client',
 			options: { startFrom: 'date', startDate: since.toISOString() },
