@@ -12,25 +12,12 @@
 // per invoice paid, plus the new-invoice pages.
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import type { ErpContext } from '../shared/transport';
-import { unlessNotFound } from '../shared/notFound';
-import { erpApiRequest } from '../shared/transport';
-import { readAfter } from './journal';
+import { readAfter, readOne } from './journal';
 
 const UNPAID = ['emise', 'partiellement_payee'];
 
 function paidItem(invoice: IDataObject, seenAt: string): IDataObject {
 	return { id: invoice.id, type: 'facture.payee', created_at: seenAt, data: invoice };
-}
-
-async function getInvoice(context: IPollFunctions, id: string): Promise<IDataObject | undefined> {
-	return (await unlessNotFound(
-		erpApiRequest.call(context as unknown as ErpContext, {
-			method: 'GET',
-			path: `/factures/${encodeURIComponent(id)}`,
-			resource: `Invoice ${id}`,
-		}),
-	)) as IDataObject | undefined;
 }
 
 /** The ids of the invoices `newInvoices` adds to `open`: those not paid yet. */
@@ -61,7 +48,7 @@ export async function paidInvoiceItems(
 		}
 		for (const id of [...stillOpen].sort()) {
 			if (unpaidNow.has(id)) continue;
-			const invoice = await getInvoice(context, id);
+			const invoice = await readOne(context, '/factures', id, 'Invoice');
 			if (invoice === undefined) {
 				stillOpen.delete(id);
 			} else if (invoice.statut === 'payee') {

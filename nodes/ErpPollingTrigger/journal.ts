@@ -6,8 +6,9 @@
 // one poll it follows the server's own `next_cursor`.
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
+import { unlessNotFound } from '../shared/notFound';
 import type { ErpContext } from '../shared/transport';
-import { erpListPage, MAX_PAGE_SIZE } from '../shared/transport';
+import { erpApiRequest, erpListPage, MAX_PAGE_SIZE } from '../shared/transport';
 
 /** What one read returned: the items in order, the new position, and whether more are waiting. */
 export interface JournalRead {
@@ -54,4 +55,20 @@ export async function readAfter(
 function lastId(items: IDataObject[]): string | undefined {
 	const id = items.length ? items[items.length - 1].id : undefined;
 	return typeof id === 'string' && id !== '' ? id : undefined;
+}
+
+/** One record (`GET /articles/:id`, `GET /factures/:id`), or undefined when it is gone (404). */
+export async function readOne(
+	context: IPollFunctions,
+	path: string,
+	id: string,
+	resource: string,
+): Promise<IDataObject | undefined> {
+	return (await unlessNotFound(
+		erpApiRequest.call(context as unknown as ErpContext, {
+			method: 'GET',
+			path: `${path}/${encodeURIComponent(id)}`,
+			resource: `${resource} ${id}`,
+		}),
+	)) as IDataObject | undefined;
 }

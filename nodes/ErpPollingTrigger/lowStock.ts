@@ -13,9 +13,7 @@
 // depend on the number of articles.
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import type { ErpContext } from '../shared/transport';
-import { unlessNotFound } from '../shared/notFound';
-import { erpApiRequest } from '../shared/transport';
+import { readOne } from './journal';
 
 /** The threshold: the article's own `seuil_alerte`, or one number for every article. */
 export type Threshold = { kind: 'seuil_alerte' } | { kind: 'fixed'; value: number };
@@ -39,16 +37,6 @@ export function crosses(movement: IDataObject, threshold: number): boolean {
 	return before > threshold && after <= threshold;
 }
 
-async function getArticle(context: IPollFunctions, id: string): Promise<IDataObject | undefined> {
-	return (await unlessNotFound(
-		erpApiRequest.call(context as unknown as ErpContext, {
-			method: 'GET',
-			path: `/articles/${encodeURIComponent(id)}`,
-			resource: `Article ${id}`,
-		}),
-	)) as IDataObject | undefined;
-}
-
 /** The `stock.bas` items for the crossings among `movements`, in journal order. */
 export async function lowStockItems(
 	context: IPollFunctions,
@@ -57,7 +45,7 @@ export async function lowStockItems(
 ): Promise<IDataObject[]> {
 	const articles = new Map<string, IDataObject | undefined>();
 	const article = async (id: string) => {
-		if (!articles.has(id)) articles.set(id, await getArticle(context, id));
+		if (!articles.has(id)) articles.set(id, await readOne(context, '/articles', id, 'Article'));
 		return articles.get(id);
 	};
 	const items: IDataObject[] = [];

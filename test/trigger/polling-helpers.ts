@@ -2,6 +2,7 @@
 // Shared by the polling trigger tests: a sandbox without rate limit, the API calls that make
 // records, and readings of the sandbox's own journal, events and request log.
 import assert from 'node:assert/strict';
+import { afterAll, beforeAll } from '@jest/globals';
 
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
@@ -20,6 +21,18 @@ export async function pollingSandbox(): Promise<{
 		erpApi: { apiKey: DEMO_KEYS.full, environment: 'sandbox', baseUrl: sandbox.baseUrl },
 	});
 	return { sandbox, credentials };
+}
+
+/** For a test file: a sandbox and its credential, started before its tests and closed after. */
+export function useSandbox(): { sandbox: SandboxHandle; credentials: TestCredentials } {
+	const env = {} as { sandbox: SandboxHandle; credentials: TestCredentials };
+	beforeAll(async () => {
+		Object.assign(env, await pollingSandbox());
+	});
+	afterAll(async () => {
+		await env.sandbox?.close();
+	});
+	return env;
 }
 
 let counter = 0;

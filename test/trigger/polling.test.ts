@@ -4,58 +4,48 @@
 // several polls with a page cap, restarts, "Fetch Test Event", and its options checked.
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, it } from '@jest/globals';
+import { describe, it } from '@jest/globals';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import type { SandboxHandle } from '../../sandbox';
-import type { TestCredentials } from '../harness';
 import {
 	idsAfter,
 	newArticle,
 	newClient,
 	newInvoice,
 	poller,
-	pollingSandbox,
 	requestsDuring,
 	setStock,
+	useSandbox,
 } from './polling-helpers';
 
-let sandbox: SandboxHandle;
-let credentials: TestCredentials;
-
-beforeAll(async () => {
-	({ sandbox, credentials } = await pollingSandbox());
-});
-afterAll(async () => {
-	await sandbox.close();
-});
+const env = useSandbox();
 
 const ids = (items: IDataObject[]) => items.map((item) => String(item.id));
 
 /** Makes `n` records the watch should see, and returns their ids in creation order. */
 const makers: Record<string, (n: number) => Promise<string[]>> = {
 	stockMovement: async (n) => {
-		const article = await newArticle(sandbox, { stock: 1000 });
-		for (let i = 1; i <= n; i++) await setStock(sandbox, article.id, 1000 - i);
-		return (await idsAfter(sandbox, '/stock/mouvements')).slice(-n);
+		const article = await newArticle(env.sandbox, { stock: 1000 });
+		for (let i = 1; i <= n; i++) await setStock(env.sandbox, article.id, 1000 - i);
+		return (await idsAfter(env.sandbox, '/stock/mouvements')).slice(-n);
 	},
 	article: async (n) => {
 		const made: string[] = [];
-		for (let i = 0; i < n; i++) made.push(String((await newArticle(sandbox)).id));
+		for (let i = 0; i < n; i++) made.push(String((await newArticle(env.sandbox)).id));
 		return made;
 	},
 	client: async (n) => {
 		const made: string[] = [];
-		for (let i = 0; i < n; i++) made.push(String((await newClient(sandbox)).id));
+		for (let i = 0; i < n; i++) made.push(String((await newClient(env.sandbox)).id));
 		return made;
 	},
 	invoice: async (n) => {
-		const client = await newClient(sandbox);
-		const article = await newArticle(sandbox, { stock: 1000 });
+		const client = await newClient(env.sandbox);
+		const article = await newArticle(env.sandbox, { stock: 1000 });
 		const made: string[] = [];
 		for (let i = 0; i < n; i++)
-			made.push(String((await newInvoice(sandbox, client.id, article.id)).id));
+			made.push(String((await newInvoice(env.sandbox, client.id, article.id)).id));
 		return made;
 	},
 };
@@ -69,7 +59,7 @@ const TYPES: Record<string, string> = {
 describe.each(Object.keys(makers))('watch %s', (watch) => {
 	it('starts from now, then emits each new record once, in order, with the ERP Trigger item shape', async () => {
 		await makers[watch](2); // history: never emitted
-		const trigger = await poller(credentials, { watch });
+		const trigger = await poller(env.credentials, { watch });
 		assert.deepEqual(trigger.items, [], 'the first activation emits no history');
 		assert.equal(
 			typeof trigger.savedState.position,
@@ -96,9 +86,12 @@ describe.each(Object.keys(makers))('watch %s', (watch) => {
 
 describe('catch-up', () => {
 	it('a backlog larger than Max Pages per Poll comes over several polls: all of it, in order, once', async () => {
-		const trigger = await poller(credentials, { watch: 'stockMovement', options: { maxPages: 1 } });
+		const trigger = await poller(env.credentials, {
+			watch: 'stockMovement',
+			options: { maxPages: 1 },
+		});
 		const made = await makers.stockMovement(250);
-		const cost = await requestsDuring(sandbox, async () => {
+		const cost = await requestsDuring(env.sandbox, async () => {
 			assert.equal((await trigger.poll()).length, 100);
 		});
 		assert.deepEqual(cost, { 'GET /v1/stock/mouvements': 1 }, 'one page per poll, as capped');
@@ -109,7 +102,7 @@ describe('catch-up', () => {
 	});
 
 	it('what happened while n8n was stopped comes at the start poll; a quiet poll lost at restart repeats nothing', async () => {
-		const trigger = await poller(credentials, { watch: 'client' });
+		const trigger = await poller(env.credentials, { watch: 'client' });
 		const before = await makers.client(2);
 		assert.deepEqual(ids(await trigger.poll()), before);
 		const saved = trigger.savedState.position;
@@ -122,9 +115,9 @@ describe('catch-up', () => {
 	});
 
 	it('control: the harness does not save a quiet poll (so the tests above can fail)', async () => {
-		const trigger = await poller(credentials, { watch: 'lowStock' });
-		const article = await newArticle(sandbox, { stock: 50, seuil_alerte: 5 });
-		await setStock(sandbox, article.id, 40); // a movement, no crossing: a quiet poll
+		const trigger = await poller(env.credentials, { watch: 'lowStock' });
+		const article = await newArticle(env.sandbox, { stock: 50, seuil_alerte: 5 });
+		await setStock(env.sandbox, article.id, 40); // a movement, no crossing: a quiet poll
 		assert.deepEqual(await trigger.poll(), []);
 		assert.notEqual(trigger.liveState.position, trigger.savedState.position);
 	});
@@ -132,8 +125,8 @@ describe('catch-up', () => {
 
 describe('start and test event', () => {
 	it('Start From "The Beginning" emits what the ERP still lists, oldest first; "A Date" only what was created since', async () => {
-		const all = await idsAfter(sandbox, '/clients');
-		const fromStart = await poller(credentials, {
+		const all = await idsAfter(env.sandbox, '/clients');
+		const fromStart = await poller(env.credentials, {
 			watch: 'client',
 			options: { startFrom: 'beginning', maxPages: 100 },
 		});
@@ -141,7 +134,7 @@ describe('start and test event', () => {
 
 		const since = new Date(Date.now() + 1500);
 		await sleep(1600);
-		const fromDate = await poller(credentials, {
+		const fromDate = await poller(env.credentials, {
 			watch: 'client',
 			options: { startFrom: 'date', startDate: since.toISOString() },
 		});
@@ -151,7 +144,7 @@ describe('start and test event', () => {
 	});
 
 	it('"Fetch Test Event" returns the most recent record and changes no saved position', async () => {
-		const trigger = await poller(credentials, { watch: 'article' });
+		const trigger = await poller(env.credentials, { watch: 'article' });
 		const saved = trigger.savedState;
 		const [last] = (await makers.article(2)).slice(-1);
 		const test = await trigger.fetchTestEvent();
@@ -181,9 +174,9 @@ describe('options are checked before any request', () => {
 		],
 		[{ watch: 'orders' }, 'Invalid value for "Watch": expected one of'],
 	])('%j', async (parameters, message) => {
-		const cost = await requestsDuring(sandbox, async () => {
+		const cost = await requestsDuring(env.sandbox, async () => {
 			await assert.rejects(
-				poller(credentials, { watch: 'client', ...parameters }),
+				poller(env.credentials, { watch: 'client', ...parameters }),
 				(error: Error) => {
 					assert.ok(error.message.startsWith(message), error.message);
 					return true;
