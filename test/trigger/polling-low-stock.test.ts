@@ -133,6 +133,19 @@ describe('low stock', () => {
 	});
 });
 
+describe('Fetch Test Event', () => {
+	it('returns the last crossing in the journal and saves nothing', async () => {
+		const trigger = await poller(env.credentials, { watch: 'lowStock' });
+		const saved = trigger.savedState;
+		const article = await newArticle(env.sandbox, { stock: 20, seuil_alerte: 10 });
+		await setStock(env.sandbox, article.id, 9);
+		await setStock(env.sandbox, article.id, 30); // the latest movement is no crossing
+		const test = await trigger.fetchTestEvent();
+		assert.deepEqual(dataOf(test), (await webhookCrossings(article)).slice(-1));
+		assert.deepEqual(trigger.savedState, saved);
+	});
+});
+
 describe('invoice paid', () => {
 	it('emits each invoice once when it becomes paid, including one issued before activation', async () => {
 		const client = await newClient(env.sandbox);

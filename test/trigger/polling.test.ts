@@ -6,6 +6,8 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, it } from '@jest/globals';
 
+import { activatePoller } from '../harness';
+
 import type { IDataObject } from 'n8n-workflow';
 
 import {
@@ -151,6 +153,20 @@ describe('start and test event', () => {
 		assert.deepEqual(ids(test), [last]);
 		assert.deepEqual(trigger.savedState, saved);
 		assert.deepEqual(ids(await trigger.poll()).slice(-1), [last], 'the real poll still sees it');
+	});
+});
+
+describe('a saved position the ERP no longer accepts', () => {
+	it('stops the poll with an error that says so, instead of skipping or starting over', async () => {
+		const trigger = await poller(env.credentials, { watch: 'client' });
+		await assert.rejects(
+			activatePoller({
+				parameters: { watch: 'client' },
+				credentials: env.credentials,
+				staticData: { ...trigger.savedState, position: 'cli_99999999' },
+			}),
+			/The ERP no longer accepts this trigger's saved position \(cli_99999999 in \/clients\)/,
+		);
 	});
 });
 
