@@ -37,13 +37,16 @@ export function crosses(movement: IDataObject, threshold: number): boolean {
 	return before > threshold && after <= threshold;
 }
 
-/** The `stock.bas` items for the crossings among `movements`, in journal order. */
+/**
+ * The `stock.bas` items for the crossings among `movements`, in journal order. `articles` keeps
+ * the articles read (one read per article per poll).
+ */
 export async function lowStockItems(
 	context: IPollFunctions,
 	movements: IDataObject[],
 	threshold: Threshold,
+	articles = new Map<string, IDataObject | undefined>(),
 ): Promise<IDataObject[]> {
-	const articles = new Map<string, IDataObject | undefined>();
 	const article = async (id: string) => {
 		if (!articles.has(id)) articles.set(id, await readOne(context, '/articles', id, 'Article'));
 		return articles.get(id);

@@ -115,8 +115,9 @@ async function lastCrossing(
 	movements: IDataObject[],
 	threshold: Threshold,
 ): Promise<IDataObject | undefined> {
+	const articles = new Map<string, IDataObject | undefined>();
 	for (let i = movements.length - 1; i >= 0; i--) {
-		const [item] = await lowStockItems(context, [movements[i]], threshold);
+		const [item] = await lowStockItems(context, [movements[i]], threshold, articles);
 		if (item) return item;
 	}
 	return undefined;
