@@ -13,7 +13,7 @@ import {
 	erpIcon,
 	optionsCollection,
 } from '../shared/descriptions';
-import { manualPoll, scheduledPoll } from './poll';
+import { alone, manualPoll, scheduledPoll } from './poll';
 import { DEFAULT_MAX_PAGES, MAX_PAGES_CAP, readSettings } from './settings';
 import { WATCH_OPTIONS } from './watches';
 
@@ -150,7 +150,7 @@ export class ErpPollingTrigger implements INodeType {
 			const item = await manualPoll(this, settings);
 			return item === undefined ? null : [this.helpers.returnJsonArray([item])];
 		}
-		const items = await scheduledPoll(this, settings);
-		return items.length ? [this.helpers.returnJsonArray(items)] : null;
+		const items = await alone(this, async () => await scheduledPoll(this, settings));
+		return items?.length ? [this.helpers.returnJsonArray(items)] : null;
 	}
 }

@@ -19,6 +19,34 @@ import { eventItem, LISTS } from './watches';
 
 const STATE_KEYS = ['watch', 'position', 'since', 'open'];
 
+/**
+ * The trigger nodes whose scheduled poll is running in this n8n process. n8n starts the next poll
+ * on schedule even while the previous one still runs (a long catch-up, or waits for the rate
+ * limit): that poll does nothing, so two polls never read from the same position. Polls run in
+ * one process (n8n's main, the leader in multi-main).
+ */
+const running = new Set<string>();
+
+/** Runs `poll` unless this node's previous poll is still running; then gives undefined. */
+export async function alone<T>(
+	context: IPollFunctions,
+	poll: () => Promise<T>,
+): Promise<T | undefined> {
+	const key = `${context.getWorkflow().id ?? ''}/${context.getNode().id}`;
+	if (running.has(key)) {
+		context.logger.info(
+			'ERP Polling Trigger: the previous poll is still running; this one is skipped',
+		);
+		return undefined;
+	}
+	running.add(key);
+	try {
+		return await poll();
+	} finally {
+		running.delete(key);
+	}
+}
+
 /** The saved position, refused by the ERP: said plainly, never skipped over in silence. */
 async function fromPosition(
 	context: IPollFunctions,

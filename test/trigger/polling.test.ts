@@ -103,6 +103,17 @@ describe('catch-up', () => {
 		assert.deepEqual(ids(trigger.items), made);
 	});
 
+	it('a poll that starts while the previous one still runs reads nothing: two polls never emit the same record', async () => {
+		const trigger = await poller(env.credentials, {
+			watch: 'stockMovement',
+			options: { maxPages: 2 },
+		});
+		const made = await makers.stockMovement(150);
+		const [first, second] = await Promise.all([trigger.poll(), trigger.poll()]);
+		assert.deepEqual([first.length, second.length], [150, 0]);
+		assert.deepEqual(ids(trigger.items), made);
+	});
+
 	it('what happened while n8n was stopped comes at the start poll; a quiet poll lost at restart repeats nothing', async () => {
 		const trigger = await poller(env.credentials, { watch: 'client' });
 		const before = await makers.client(2);
