@@ -81,7 +81,7 @@ function clampPageSize(pageSize: number | undefined): number {
 }
 
 /**
- * Pages of a list endpoint, following `next_cursor`. `pageSize` (default and maximum 100) is the
+ * Pages of a list endpoint, following `next_cursor`, from `cursor` if given. `pageSize` (default and maximum 100) is the
  * `limit` query parameter; `max` stops after that many items. Stops on a null, missing or empty
  * cursor; fails on a cursor it has already followed. The credential is resolved once per list.
  * A first page refused because of its size is read again once with a smaller one (`readPage`).
@@ -90,14 +90,14 @@ export async function* erpPaginate(
 	this: ErpContext,
 	path: string,
 	qs: IDataObject,
-	options: { pageSize?: number; max?: number; itemIndex?: number },
+	options: { pageSize?: number; max?: number; itemIndex?: number; cursor?: string },
 	settings: ErpRequestSettings = {},
 ): AsyncGenerator<IDataObject[]> {
 	const pageSize = clampPageSize(options.pageSize);
 	const { max, itemIndex } = options;
 	const resolved = await resolveCredential(this, itemIndex);
 	const seen = new Set<string>();
-	let cursor: string | undefined;
+	let cursor: string | undefined = options.cursor;
 	let count = 0;
 	while (max === undefined || count < max) {
 		const wanted = max === undefined ? pageSize : Math.min(pageSize, max - count);
@@ -106,7 +106,7 @@ export async function* erpPaginate(
 			resolved,
 			{ path, qs, wanted, cursor, itemIndex },
 			settings,
-			count === 0 && cursor === undefined,
+			count === 0 && cursor === options.cursor,
 		);
 		let items = page.data;
 		if (max !== undefined && items.length > max - count) items = items.slice(0, max - count);
@@ -181,4 +181,23 @@ export async function erpGetMany(
 		for (const item of page) items.push(item);
 	}
 	return items;
+}
+
+/**
+ * A list answer's items and next cursor, where the credential's list conventions put them
+ * (default `data` and `pagination.next_cursor`); undefined when `body` is not a list answer (no
+ * items array, or nothing where the next cursor's object should be). For callers that get an
+ * answer first and learn only then that it is a list (the API Request operation).
+ */
+export async function erpListAnswer(
+	this: ErpContext,
+	body: unknown,
+	itemIndex?: number,
+): Promise<{ data: unknown[]; nextCursor?: string } | undefined> {
+	const { itemsPath, nextCursorPath } = (await resolveCredential(this, itemIndex)).lists;
+	const data = valueAt(body, itemsPath);
+	const holder = valueAt(body, nextCursorPath.slice(0, -1));
+	if (!Array.isArray(data) || typeof holder !== 'object' || holder === null) return undefined;
+	const next = valueAt(body, nextCursorPath);
+	return { data, nextCursor: typeof next === 'string' && next !== '' ? next : undefined };
 }
