@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports */
 // Variants of the contract an ERP may choose differently (the credential's Custom API
 // Conventions): the sandbox can play each one, so the README's "Connecting to your ERP" guide and
 // the tests run against a server that really names things otherwise. Each option has the name of

@@ -52,7 +52,7 @@ export const apiConventionProperties: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		description:
-			'Whether your ERP names list parameters, list answers, webhook signatures or events differently from the defaults (cursor, limit, data, pagination.next_cursor, Standard Webhooks, type and id). See "Connecting to your ERP" in the README.',
+			'Whether your ERP names list parameters, list answers, webhook signatures or events differently from the defaults (cursor, limit, data, pagination.next_cursor, Standard Webhooks, event type and ID). See "Connecting to your ERP" in the README.',
 	},
 	{
 		displayName: 'Cursor Query Parameter',
@@ -180,7 +180,7 @@ export const apiConventionProperties: INodeProperties[] = [
 		default: '',
 		placeholder: 'X-Timestamp',
 		description:
-			'Optional: a header with the delivery time in Unix seconds, signed as "<timestamp>.<body>". Without it the trigger cannot refuse an old delivery replayed later, only one whose event ID it has already seen.',
+			'Optional: a header with the delivery time in Unix seconds, signed together with the body as the timestamp, a dot, then the body. Without it the trigger cannot refuse an old delivery replayed later, only one whose event ID it has already seen.',
 	},
 	{
 		displayName: 'Event Type Path',
