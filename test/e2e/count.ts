@@ -80,9 +80,9 @@ export type Run = { id: string; status: string; mode: string };
 
 const UNFINISHED = ['new', 'running', 'waiting'];
 
-/** A workflow's executions as n8n lists them (finished or not), newest first. */
+/** A workflow's executions as n8n lists them (finished or not), newest first (n8n 2.41 lists 100 at most per request). */
 export async function readRuns(rest: N8nRest, workflowId: string): Promise<Reading<Run[]>> {
-	const runs = await rest.executions(workflowId, 500);
+	const runs = await rest.executions(workflowId, 100);
 	return {
 		count: runs.length,
 		settled: runs.every((r) => !UNFINISHED.includes(r.status)),
