@@ -39,6 +39,14 @@ function parseArgs(argv: string[]) {
 		host: '127.0.0.1',
 	};
 	for (let i = 0; i < argv.length; i++) {
+		if (argv[i] === '--help') {
+			process.stdout.write(
+				`Options: --port, --host, --articles, --seed, --max-page-size, ${Object.keys(CONVENTION_FLAGS).join(', ')}\n` +
+					`  --signature: ${CHOICES.signature?.join(' | ')}; --signature-algorithm: ${CHOICES.signatureAlgorithm?.join(' | ')}\n` +
+					'  (see sandbox/conventions.ts and sandbox/README.md)\n',
+			);
+			process.exit(0);
+		}
 		const [flag, inline] = argv[i].split('=', 2);
 		const value = inline ?? argv[++i];
 		const num = () => {
