@@ -131,10 +131,7 @@ export const apiConventionProperties: INodeProperties[] = [
 		options: [
 			{ name: 'HMAC-SHA256', value: 'sha256' },
 			{ name: 'HMAC-SHA512', value: 'sha512' },
-			{
-				name: 'HMAC-SHA1 (Weak, Only If Your ERP Offers Nothing Else)',
-				value: 'sha1',
-			},
+			{ name: 'HMAC-SHA1 (Weak)', value: 'sha1' },
 		],
 		default: 'sha256',
 	},

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- drives n8n from outside, not a node */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- drives n8n from outside, not a node */
 /**
  * Custom API Conventions in real n8n 2.41.1 (issue 25), the packed package installed as a
  * community package, against a sandbox that names its cursor `starting_after` and its page size
@@ -21,7 +21,7 @@ import { SANDBOX_CREDENTIAL, type Workflow } from '../../scripts/examples';
 import { N8N_VERSION } from '../../scripts/n8n-env';
 import { importCredentials, keepFilesOnFailure, skipE2e } from '../../scripts/n8n-instance';
 import { expectCount, expectRuns } from './count';
-import { chainWorkflow, e2eLog, erp, MINUTE, startE2e, type E2e } from './helpers';
+import { e2eLog, erp, listAllWorkflow, MINUTE, startE2e, type E2e } from './helpers';
 import { triggerWorkflow, type TriggerTarget, deliver, registrationSecret } from './trigger-replay';
 
 const SKIP = skipE2e();
@@ -46,31 +46,10 @@ const HOOK_IDS = {
 	custom: '6c1f2a8e-0d4b-4e57-9a13-3f2b7d9c5e01',
 	control: '6c1f2a8e-0d4b-4e57-9a13-3f2b7d9c5e02',
 };
-
-/** Webhook (answers with every item), then ERP › Article › Get Many with Return All. */
-function listAllWorkflow(id: string, path: string, credential: { id: string; name: string }) {
-	return chainWorkflow(id, `E2E: list every article (${path})`, [
-		{
-			name: 'Request',
-			type: 'n8n-nodes-base.webhook',
-			typeVersion: 2.1,
-			webhookId: `${HOOK_IDS.custom.slice(0, -2)}1${id.slice(-1)}`,
-			parameters: {
-				httpMethod: 'GET',
-				path,
-				responseMode: 'lastNode',
-				responseData: 'allEntries',
-				options: {},
-			},
-		},
-		{
-			name: 'List articles',
-			type: 'n8n-nodes-erp.erp',
-			credentials: { erpApi: credential },
-			parameters: { resource: 'article', operation: 'getAll', returnAll: true },
-		},
-	]);
-}
+const LIST_HOOK_IDS = {
+	custom: '6c1f2a8e-0d4b-4e57-9a13-3f2b7d9c5e11',
+	control: '6c1f2a8e-0d4b-4e57-9a13-3f2b7d9c5e12',
+};
 
 (SKIP ? describe.skip : describe)(
 	`real n8n ${N8N_VERSION}: an ERP with other list names and body HMAC signatures`,
@@ -97,8 +76,16 @@ function listAllWorkflow(id: string, path: string, credential: { id: string; nam
 					webhookRetry: { baseMs: 200, maxAttempts: 2, timeoutMs: 10_000 },
 				},
 				workflows: (): Workflow[] => [
-					listAllWorkflow(IDS.listCustom, 'erp-e2e-conv-custom', CUSTOM_CREDENTIAL),
-					listAllWorkflow(IDS.listDefault, 'erp-e2e-conv-default', SANDBOX_CREDENTIAL),
+					listAllWorkflow(IDS.listCustom, 'E2E: list every article (starting_after)', {
+						webhookId: LIST_HOOK_IDS.custom,
+						path: 'erp-e2e-conv-custom',
+						credential: CUSTOM_CREDENTIAL,
+					}),
+					listAllWorkflow(IDS.listDefault, 'E2E: list every article (defaults)', {
+						webhookId: LIST_HOOK_IDS.control,
+						path: 'erp-e2e-conv-default',
+						credential: SANDBOX_CREDENTIAL,
+					}),
 					{
 						...triggerWorkflow(IDS.triggerCustom, HOOK_IDS.custom, 'automatic', CUSTOM_CREDENTIAL),
 						name: 'E2E: trigger (HMAC)',

@@ -17,42 +17,17 @@ import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 
 import { sandboxRequests } from '../../sandbox';
-import { SANDBOX_CREDENTIAL, type Workflow } from '../../scripts/examples';
+import { SANDBOX_CREDENTIAL } from '../../scripts/examples';
 import { N8N_VERSION } from '../../scripts/n8n-env';
 import { keepFilesOnFailure, skipE2e } from '../../scripts/n8n-instance';
 import { pages } from '../transport/helpers';
-import { chainWorkflow, e2eLog, erp, MINUTE, startE2e, type E2e } from './helpers';
+import { e2eLog, erp, listAllWorkflow, MINUTE, startE2e, type E2e } from './helpers';
 
 const SKIP = skipE2e();
 const log = e2eLog('page-size');
 
 const WORKFLOW_ID = 'ErpE2ePageSize01';
 const WEBHOOK_PATH = 'erp-e2e-page-size';
-
-/** Webhook (answers with every item), then ERP › Article › Get Many with Return All. */
-function listAllWorkflow(): Workflow {
-	return chainWorkflow(WORKFLOW_ID, 'E2E: list every article', [
-		{
-			name: 'Request',
-			type: 'n8n-nodes-base.webhook',
-			typeVersion: 2.1,
-			webhookId: 'a3d6f0c2-5b1e-4f7a-9c44-2e8b6d1f0a55',
-			parameters: {
-				httpMethod: 'GET',
-				path: WEBHOOK_PATH,
-				responseMode: 'lastNode',
-				responseData: 'allEntries',
-				options: {},
-			},
-		},
-		{
-			name: 'List articles',
-			type: 'n8n-nodes-erp.erp',
-			credentials: { erpApi: SANDBOX_CREDENTIAL },
-			parameters: { resource: 'article', operation: 'getAll', returnAll: true },
-		},
-	]);
-}
 
 (SKIP ? describe.skip : describe)(
 	`real n8n ${N8N_VERSION}: a server that allows 50 items per page`,
@@ -68,7 +43,13 @@ function listAllWorkflow(): Workflow {
 				log,
 				files,
 				sandbox: { maxPageSize: 50, rateLimit: false },
-				workflows: () => [listAllWorkflow()],
+				workflows: () => [
+					listAllWorkflow(WORKFLOW_ID, 'E2E: list every article', {
+						webhookId: 'a3d6f0c2-5b1e-4f7a-9c44-2e8b6d1f0a55',
+						path: WEBHOOK_PATH,
+						credential: SANDBOX_CREDENTIAL,
+					}),
+				],
 			});
 			await e2e.rest.activate(WORKFLOW_ID);
 			total = (await erp(e2e.sandbox, '/articles?limit=1')).pagination.total;

@@ -10,24 +10,19 @@ import { afterAll, afterEach, beforeAll, describe, it } from '@jest/globals';
 
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
-import { DEMO_KEYS, signBodyHmac, startSandbox } from '../../sandbox';
+import { DEMO_KEYS, signBodyHmac } from '../../sandbox';
 import type { SandboxConventions, SandboxHandle } from '../../sandbox';
 import { activateTrigger, TestCredentials } from '../harness';
 import type { TriggerHandle, TriggerListener } from '../harness';
 import { ReplayMemory, replaceReplayMemory } from '../../nodes/ErpTrigger/replay';
 import { verifyBodyHmac } from '../../nodes/ErpTrigger/signature';
-import { control, nowSeconds, signedDelivery, waitFor } from './helpers';
+import { control, nowSeconds, signedDelivery, startDeliveringSandbox, waitFor } from './helpers';
 
 let sandbox: SandboxHandle;
 const active: TriggerHandle[] = [];
 
 beforeAll(async () => {
-	replaceReplayMemory(new ReplayMemory({ since: 0 }));
-	sandbox = await startSandbox({
-		port: 0,
-		rateLimit: false,
-		webhookRetry: { baseMs: 10, maxAttempts: 2, timeoutMs: 2000 },
-	});
+	sandbox = await startDeliveringSandbox();
 });
 afterEach(async () => {
 	while (active.length > 0) await active.pop()?.deactivate();

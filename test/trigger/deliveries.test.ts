@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, it, jest } from '@jest/global
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { DEMO_KEYS, startSandbox } from '../../sandbox';
+import { DEMO_KEYS } from '../../sandbox';
 import type { SandboxHandle } from '../../sandbox';
 import { TestCredentials, activateTrigger } from '../harness';
 import type { TriggerHandle, TriggerListener } from '../harness';
@@ -19,6 +19,7 @@ import {
 	newSecret,
 	nowSeconds,
 	signedDelivery,
+	startDeliveringSandbox,
 	waitFor,
 } from './helpers';
 import { ReplayMemory, replaceReplayMemory } from '../../nodes/ErpTrigger/replay';
@@ -33,15 +34,8 @@ let salesOnly: TriggerHandle;
 let salesListener: TriggerListener;
 
 beforeAll(async () => {
-	// These tests sign deliveries up to a minute in the past; this test process is younger than
-	// that, so the replay memory is made to begin earlier (see "signed before n8n started" below).
-	replaceReplayMemory(new ReplayMemory({ since: 0 }));
-	// A short retry schedule: a refused delivery is retried once after 10 ms, not over minutes.
-	sandbox = await startSandbox({
-		port: 0,
-		rateLimit: false,
-		webhookRetry: { baseMs: 10, maxAttempts: 2, timeoutMs: 2000 },
-	});
+	// Deliveries signed up to a minute in the past pass the replay memory; retries come after 10 ms.
+	sandbox = await startDeliveringSandbox();
 	credentials = new TestCredentials({
 		erpApi: { apiKey: DEMO_KEYS.full, environment: 'sandbox', baseUrl: sandbox.baseUrl },
 	});
