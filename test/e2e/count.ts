@@ -76,6 +76,33 @@ export async function expectCount<T>(
 	return reading.detail;
 }
 
+/**
+ * A baseline for a later `expectCount`, where the count so far is not known (e.g. after other
+ * tests): the reading once it is settled and has not changed for the quiet period.
+ */
+export async function stableCount<T>(
+	what: string,
+	read: () => Promise<Reading<T>>,
+	options: CountOptions = {},
+): Promise<Reading<T>> {
+	const { deadlineMs, quietMs, pollMs } = { ...COUNT_DEFAULTS, ...options };
+	const started = Date.now();
+	let reading = await read();
+	let since = Date.now();
+	for (;;) {
+		if (reading.settled !== false && Date.now() - since >= quietMs) return reading;
+		if (Date.now() - started > deadlineMs) {
+			throw new Error(
+				`Timed out after ${deadlineMs / 1000} s waiting for ${what} to settle: last counted ${reading.count}${show(reading.detail)}`,
+			);
+		}
+		await pause(pollMs);
+		const next = await read();
+		if (next.count !== reading.count || next.settled === false) since = Date.now();
+		reading = next;
+	}
+}
+
 export type Run = { id: string; status: string; mode: string };
 
 const UNFINISHED = ['new', 'running', 'waiting'];
@@ -107,4 +134,13 @@ export async function expectRuns(
 		options,
 	);
 	return runs ?? [];
+}
+
+/** How many executions the workflow has once they are all finished and no other comes. */
+export async function stableRunCount(rest: N8nRest, workflowId: string): Promise<number> {
+	const reading = await stableCount(
+		`executions of workflow ${workflowId}`,
+		async () => await readRuns(rest, workflowId),
+	);
+	return reading.count;
 }
