@@ -23,6 +23,7 @@ import {
 	waitFor,
 } from './helpers';
 import { ReplayMemory, replaceReplayMemory } from '../../nodes/ErpTrigger/replay';
+import { expectCount } from '../e2e/count';
 
 let sandbox: SandboxHandle;
 let credentials: TestCredentials;
@@ -51,6 +52,9 @@ afterAll(async () => {
 	await salesOnly?.deactivate();
 	await sandbox.close();
 });
+
+/** Counted in process: a late extra delivery or run shows within a second. */
+const QUIET = { quietMs: 1_000, pollMs: 50 };
 
 const secretOf = (trigger: TriggerHandle) => String(trigger.staticData.webhookSecret);
 const runItems = (listener: TriggerListener) =>
@@ -138,17 +142,35 @@ describe('real deliveries from the sandbox', () => {
 		assert.equal(byType('stock.bas')[0].stock, 4);
 
 		// Exactly one run per event (no duplicates), each answered 200 at the first attempt.
-		await waitFor(
-			'every delivery answered',
-			async () => (await deliveriesTo(all)).length === events.length,
+		await expectCount(
+			'deliveries answered',
+			events.length,
+			async () => ({
+				count: (await deliveriesTo(all)).length,
+			}),
+			QUIET,
 		);
-		assert.equal(allListener.runs.length, events.length);
+		await expectCount(
+			'runs of the all-events trigger',
+			events.length,
+			async () => ({
+				count: allListener.runs.length,
+			}),
+			QUIET,
+		);
 		assert.ok(
 			(await deliveriesTo(all)).every((d) => d.ok === true && d.status === 200 && d.attempt === 1),
 		);
 
 		// The sales-only registration received the two sales and nothing else.
-		await waitFor('the sales deliveries', async () => (await deliveriesTo(salesOnly)).length === 2);
+		await expectCount(
+			'deliveries to the sales-only registration',
+			2,
+			async () => ({
+				count: (await deliveriesTo(salesOnly)).length,
+			}),
+			QUIET,
+		);
 		assert.deepEqual(
 			runItems(salesListener).map((items) => items.map((item) => item.type)),
 			[['vente.creee'], ['vente.creee']],
@@ -299,7 +321,7 @@ describe('refused deliveries start nothing', () => {
 		assert.equal(allListener.runs.length, runs);
 		// The same delivery with single headers passes the same route.
 		assert.equal((await post(valid.headers)).status, 200);
-		await waitFor('the run', () => allListener.runs.length === runs + 1);
+		await expectCount('runs', runs + 1, async () => ({ count: allListener.runs.length }), QUIET);
 	});
 
 	it('refuses a correctly signed body that is not an ERP event: 400 from the node, 422 from n8n for bad JSON', async () => {
