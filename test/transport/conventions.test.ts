@@ -13,6 +13,9 @@ import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
 import { DEMO_KEYS, sandboxRequests, startSandbox } from '../../sandbox';
 import type { SandboxConventions, SandboxHandle } from '../../sandbox';
+import { ErpApi } from '../../credentials/ErpApi.credentials';
+import { ErpOAuth2Api } from '../../credentials/ErpOAuth2Api.credentials';
+import { apiConventionProperties } from '../../nodes/shared/credentialFields';
 import { limitRefusal } from '../../nodes/shared/transport/pageSize';
 import { runWorkflow, TestCredentials } from '../harness';
 import { control, runCall, stats } from './helpers';
@@ -264,4 +267,22 @@ describe('settings that cannot work are refused before anything is sent', () => 
 		assert.equal(result.success, true, result.error?.message);
 		assert.equal(result.output('Call').length, 3);
 	});
+});
+
+test('both credential types carry the conventions, behind one switch that is off by default', () => {
+	const names = apiConventionProperties.map((p) => p.name);
+	assert.equal(names.length, 16, 'the switch, 14 settings and the SHA-1 notice');
+	for (const type of [new ErpApi(), new ErpOAuth2Api()]) {
+		const own = type.properties.map((p) => p.name);
+		assert.deepEqual(
+			names.filter((name) => !own.includes(name)),
+			[],
+			type.name,
+		);
+		const toggle = type.properties.find((p) => p.name === 'customConventions');
+		assert.equal(toggle?.default, false);
+		// Every other field shows only with the switch on.
+		for (const field of type.properties.filter((p) => names.includes(p.name) && p !== toggle))
+			assert.deepEqual(field.displayOptions?.show?.customConventions, [true], field.name);
+	}
 });
