@@ -108,11 +108,15 @@ export async function scheduledPoll(
 	const state = context.getWorkflowStaticData('node');
 	const list = LISTS[settings.watch];
 	if (state.watch !== settings.watch) {
-		// First activation, or the node now watches something else: a new start.
+		// First activation, or the node now watches something else: a new start. The state changes
+		// only once the start is known (a failed read leaves it as it was, to start again).
+		const end =
+			settings.startFrom === 'now'
+				? await readAfter(context, list.path, {}, undefined, undefined)
+				: undefined;
 		for (const key of STATE_KEYS) delete state[key];
 		state.watch = settings.watch;
-		if (settings.startFrom === 'now') {
-			const end = await readAfter(context, list.path, {}, undefined, undefined);
+		if (end !== undefined) {
 			if (end.position !== undefined) state.position = end.position;
 			if (settings.watch === 'invoicePaid') state.open = unpaidIds(end.items);
 			return [];

@@ -127,13 +127,14 @@ export async function activatePoller(spec: PollerSpec): Promise<PollerHandle> {
 		if (items.length) runs.push(items);
 		return items;
 	};
-	/** Activation and start: the poll runs, and its static data is saved whatever it returned. */
+	/**
+	 * Activation and start: the poll runs, and its static data is saved whatever it returned (not
+	 * when it threw: n8n then fails the activation before it saves).
+	 */
 	const startPoll = async (activation: WorkflowActivateMode) => {
-		try {
-			return emitted(await runPoll('trigger', activation));
-		} finally {
-			save();
-		}
+		const items = emitted(await runPoll('trigger', activation));
+		save();
+		return items;
 	};
 
 	load();
