@@ -17,7 +17,6 @@ import { afterAll, beforeAll, describe, it } from '@jest/globals';
 
 import {
 	EXAMPLE_IDS,
-	loadExamples,
 	SANDBOX_CREDENTIAL,
 	startChatSink,
 	wireExample,
@@ -26,6 +25,7 @@ import {
 import { N8N_VERSION } from '../../scripts/n8n-env';
 import { keepFilesOnFailure, skipE2e } from '../../scripts/n8n-instance';
 import { expectCount } from './count';
+import { example, sinkReading } from './sinks';
 import { chainWorkflow, e2eLog, erp, MINUTE, startE2e, type E2e } from './helpers';
 
 const SKIP = skipE2e();
@@ -62,12 +62,6 @@ function movementWorkflow(id: string, url: string, options: Record<string, unkno
 	]);
 }
 
-/** A reading of a sink for expectCount: its messages. */
-const reading = (sink: ChatSink) => async () => ({
-	count: sink.messages.length,
-	detail: sink.messages,
-});
-
 /** Clears a workflow's static data in n8n's database (n8n stopped), with n8n's own Node 24. */
 function clearStaticData(e2e: E2e, workflowId: string): void {
 	const database = path.join(e2e.userFolder, '.n8n', 'database.sqlite');
@@ -88,9 +82,7 @@ process.stdout.write(String(r.changes));`;
 	let moves: ChatSink;
 	let control: ChatSink;
 	const files = keepFilesOnFailure(log);
-	const example = loadExamples().find(
-		({ workflow }) => workflow.id === EXAMPLE_IDS.lowStockByPolling,
-	)!.workflow;
+	const polling = example(EXAMPLE_IDS.lowStockByPolling);
 
 	beforeAll(async () => {
 		[chat, moves, control] = await Promise.all([startChatSink(), startChatSink(), startChatSink()]);
@@ -99,7 +91,7 @@ process.stdout.write(String(r.changes));`;
 			log,
 			files,
 			workflows: () => [
-				wireExample(example, { chatUrl: chat.url }),
+				wireExample(polling, { chatUrl: chat.url }),
 				movementWorkflow(MOVEMENTS, moves.url, {}),
 				movementWorkflow(CONTROL, control.url, { startFrom: 'beginning' }),
 			],
@@ -153,7 +145,7 @@ process.stdout.write(String(r.changes));`;
 
 			for (const id of [EXAMPLE_IDS.lowStockByPolling, MOVEMENTS, CONTROL])
 				await e2e.rest.activate(id);
-			await expectCount('control posts of the history', history.length, reading(control));
+			await expectCount('control posts of the history', history.length, sinkReading(control));
 			assert.deepEqual(control.messages, history);
 			assert.deepEqual(
 				[moves.messages, chat.messages],
@@ -187,21 +179,21 @@ process.stdout.write(String(r.changes));`;
 
 			log('starting n8n again');
 			await e2e.start();
-			await expectCount('posted movements', 25, reading(moves));
+			await expectCount('posted movements', 25, sinkReading(moves));
 			assert.deepEqual(moves.messages, made, 'every movement once, in order');
-			await expectCount('chat messages', 3, reading(chat));
+			await expectCount('chat messages', 3, sinkReading(chat));
 			assert.deepEqual(chat.messages, expectedAlerts, 'every crossing once, in order');
 			// Control: the cleared position reads the journal from the beginning again.
-			await expectCount('control posts', history.length * 2 + 25, reading(control));
+			await expectCount('control posts', history.length * 2 + 25, sinkReading(control));
 			assert.ok(new Set(control.messages).size < control.messages.length, 'the control repeats');
 
 			log('restarting n8n: the positions saved with the catch-up hold');
 			await e2e.n8n!.stop();
 			await e2e.start();
-			await expectCount('posted movements after a second restart', 25, reading(moves), {
+			await expectCount('posted movements after a second restart', 25, sinkReading(moves), {
 				quietMs: 10_000,
 			});
-			await expectCount('chat messages after a second restart', 3, reading(chat), {
+			await expectCount('chat messages after a second restart', 3, sinkReading(chat), {
 				quietMs: 1_000,
 			});
 		}),

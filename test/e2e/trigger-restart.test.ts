@@ -14,7 +14,6 @@ import { afterAll, beforeAll, describe, it } from '@jest/globals';
 
 import {
 	EXAMPLE_IDS,
-	loadExamples,
 	SANDBOX_CREDENTIAL,
 	startChatSink,
 	wireExample,
@@ -23,6 +22,7 @@ import {
 import { N8N_VERSION } from '../../scripts/n8n-env';
 import { keepFilesOnFailure, skipE2e } from '../../scripts/n8n-instance';
 import { expectCount } from './count';
+import { example, sinkReading } from './sinks';
 import { chainWorkflow, e2eLog, erp, MINUTE, startE2e, waitFor, type E2e } from './helpers';
 
 const SKIP = skipE2e();
@@ -31,11 +31,6 @@ const WEBHOOK_WORKFLOW = 'ErpLostRegistr01';
 const HOOK_ID = '7d2e4f6a-1b3c-4d5e-8f70-a1b2c3d4e5f6';
 /** A scheduled poll runs every minute: a crossing is posted within this time. */
 const POLL_DEADLINE = { deadlineMs: 100_000, quietMs: 2_000 };
-
-const reading = (sink: ChatSink) => async () => ({
-	count: sink.messages.length,
-	detail: sink.messages,
-});
 
 (SKIP ? describe.skip : describe)(
 	`real n8n ${N8N_VERSION}: a lost webhook registration, and the polling trigger as a backstop`,
@@ -48,9 +43,7 @@ const reading = (sink: ChatSink) => async () => ({
 		const polledAt: number[] = [];
 		const madeAt: number[] = [];
 		const files = keepFilesOnFailure(log);
-		const example = loadExamples().find(
-			({ workflow }) => workflow.id === EXAMPLE_IDS.lowStockByPolling,
-		)!.workflow;
+		const polling = example(EXAMPLE_IDS.lowStockByPolling);
 
 		beforeAll(async () => {
 			[hooked, polled] = await Promise.all([
@@ -64,7 +57,7 @@ const reading = (sink: ChatSink) => async () => ({
 				// The ERP's 6 attempts in about 3 s instead of 31 s.
 				sandbox: { webhookRetry: { baseMs: 100, maxAttempts: 6, timeoutMs: 5_000 } },
 				workflows: () => [
-					wireExample(example, { chatUrl: polled.url }),
+					wireExample(polling, { chatUrl: polled.url }),
 					chainWorkflow(WEBHOOK_WORKFLOW, 'E2E: low stock by webhook', [
 						{
 							name: 'ERP Trigger',
@@ -127,9 +120,9 @@ const reading = (sink: ChatSink) => async () => ({
 			'the control: with the registration in place, a crossing reaches both workflows once',
 			files.track(async () => {
 				const ref = await crossing('ok');
-				await expectCount('webhook runs', 1, reading(hooked));
+				await expectCount('webhook runs', 1, sinkReading(hooked));
 				assert.deepEqual(hooked.messages, [ref]);
-				await expectCount('polled alerts', 1, reading(polled), POLL_DEADLINE);
+				await expectCount('polled alerts', 1, sinkReading(polled), POLL_DEADLINE);
 				assert.deepEqual(polledRefs(), [ref]);
 				log(
 					`latency from the crossing: webhook ${hookedAt[0] - madeAt[0]} ms, polling (every minute) ${polledAt[0] - madeAt[0]} ms`,
@@ -156,9 +149,9 @@ const reading = (sink: ChatSink) => async () => ({
 					return data.filter((d) => d.error === 'paused').length === 6 || undefined;
 				});
 				await fetch(`${e2e.sandbox.url}/_sandbox/deliveries/resume`, { method: 'POST' });
-				await expectCount('polled alerts', 2, reading(polled), POLL_DEADLINE);
+				await expectCount('polled alerts', 2, sinkReading(polled), POLL_DEADLINE);
 				assert.deepEqual(polledRefs().slice(1), [ref]);
-				await expectCount('webhook runs (the event is lost)', 1, reading(hooked), {
+				await expectCount('webhook runs (the event is lost)', 1, sinkReading(hooked), {
 					quietMs: 2_000,
 				});
 			}),
@@ -176,9 +169,9 @@ const reading = (sink: ChatSink) => async () => ({
 				assert.deepEqual(await registrations(), [], 'n8n did not register it again at start');
 
 				const lost = await crossing('lost');
-				await expectCount('polled alerts', 3, reading(polled), POLL_DEADLINE);
+				await expectCount('polled alerts', 3, sinkReading(polled), POLL_DEADLINE);
 				assert.deepEqual(polledRefs().slice(2), [lost]);
-				await expectCount('webhook runs after the restart (none new)', 1, reading(hooked), {
+				await expectCount('webhook runs after the restart (none new)', 1, sinkReading(hooked), {
 					quietMs: 3_000,
 				});
 
@@ -187,9 +180,9 @@ const reading = (sink: ChatSink) => async () => ({
 				await e2e.rest.activate(WEBHOOK_WORKFLOW);
 				assert.equal((await registrations()).length, 1, 'republishing registers it again');
 				const after = await crossing('after');
-				await expectCount('webhook runs after republishing', 2, reading(hooked));
+				await expectCount('webhook runs after republishing', 2, sinkReading(hooked));
 				assert.deepEqual(hooked.messages.slice(1), [after], 'only the event after republishing');
-				await expectCount('polled alerts', 4, reading(polled), POLL_DEADLINE);
+				await expectCount('polled alerts', 4, sinkReading(polled), POLL_DEADLINE);
 				assert.deepEqual(polledRefs().slice(3), [after]);
 				log(
 					`polling latency of each crossing (ms): ${polledAt.map((t, i) => t - madeAt[i]).join(', ')}`,
