@@ -18,6 +18,7 @@ import { ErpOAuth2Api } from '../../credentials/ErpOAuth2Api.credentials';
 import { apiConventionProperties } from '../../nodes/shared/credentialFields';
 import { limitRefusal } from '../../nodes/shared/transport/pageSize';
 import { runWorkflow, TestCredentials } from '../harness';
+import { ERP } from '../erp/setup';
 import { control, runCall, stats } from './helpers';
 
 const ARTICLES = 450;
@@ -191,6 +192,54 @@ describe('the API Request operation follows a list by the conventions', () => {
 		assert.equal(result.success, true, result.error?.message);
 		assert.equal(result.output('ERP').length, 1);
 		assert.ok(Array.isArray(result.output('ERP')[0].items));
+	});
+});
+
+describe('a free query parameter named like the cursor or the page size of the conventions', () => {
+	const getMany = (name: string, conventions?: ICredentialDataDecryptedObject) =>
+		runWorkflow({
+			nodes: [
+				{
+					type: ERP,
+					name: 'ERP',
+					parameters: {
+						resource: 'article',
+						operation: 'getAll',
+						limit: 3,
+						options: { queryParameters: { parameter: [{ name, value: '5' }] } },
+					},
+				},
+			],
+			credentials: credentials(conventions),
+		});
+
+	test('is refused before anything is sent, naming Query Parameters and the setting', async () => {
+		await play({ cursorParam: 'starting_after', pageSizeParam: 'per_page' });
+		for (const [name, what] of [
+			['per_page', 'page size'],
+			['starting_after', 'cursor'],
+		]) {
+			const before = (await stats(sb.url)).requests;
+			const result = await getMany(name, {
+				cursorParam: 'starting_after',
+				pageSizeParam: 'per_page',
+			});
+			assert.equal(result.success, false);
+			const error = result.error as Error;
+			assert.equal(error.name, 'NodeOperationError', error.message);
+			assert.equal(
+				error.message,
+				`Invalid value for "Query Parameters": "${name}" is set by the node: the credential's Custom API Conventions use it for the ${what} (use Return All / Limit and Options › Page Size instead) [item 0]`,
+			);
+			assert.equal((await stats(sb.url)).requests, before, 'nothing reached the sandbox');
+		}
+	});
+
+	test('control: on the default conventions the same name is an ordinary query parameter', async () => {
+		const result = await getMany('per_page');
+		assert.equal(result.success, true, result.error?.message);
+		assert.equal(result.output('ERP').length, 3);
+		assert.deepEqual(await articleQueries(), [{ per_page: '5', limit: '3' }]);
 	});
 });
 
