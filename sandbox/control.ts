@@ -3,6 +3,7 @@ import type { App } from './server';
 import { ApiError, json, Router, validateBody } from './http';
 import {
 	controlConfigSchema,
+	deliveriesPauseSchema,
 	eventEmitSchema,
 	faultsBodySchema,
 	keyCreateSchema,
@@ -47,6 +48,14 @@ export function controlRouter(): Router<ControlCtx> {
 			return json(200, {
 				data: app.webhooks.deliveries.filter((d) => !hook || d.webhook_id === hook),
 			});
+		})
+		.add('POST', '/_sandbox/deliveries/pause', ({ app, body }) => {
+			const input = validateBody(deliveriesPauseSchema, body() ?? {});
+			return json(200, app.webhooks.pause(input.seconds));
+		})
+		.add('POST', '/_sandbox/deliveries/resume', ({ app }) => {
+			app.webhooks.resume();
+			return json(200, { paused: false });
 		})
 		.add('GET', '/_sandbox/webhook-secret', ({ app, qs }) => {
 			// For tests that must sign or replay deliveries as the ERP would (the API never lists secrets).

@@ -256,6 +256,23 @@ export const controlConfigSchema = z.object({
 	dailyQuota: z.int().min(1).optional(),
 	maxPageSize: z.int().min(1).max(100).optional(),
 	rateLimitHeaders: z.enum(RATE_LIMIT_HEADER_DIALECTS).optional(),
+	conventions: z
+		.object({
+			cursorParam: z.string().min(1).optional(),
+			pageSizeParam: z.string().min(1).optional(),
+			itemsPath: z.string().min(1).optional(),
+			nextCursorPath: z.string().min(1).optional(),
+			signature: z.enum(['standard-webhooks', 'hmac-hex', 'hmac-base64']).optional(),
+			signatureHeader: z.string().min(1).optional(),
+			signatureAlgorithm: z.enum(['sha256', 'sha512', 'sha1']).optional(),
+			signaturePrefix: z.string().optional(),
+			timestampHeader: z.string().min(1).optional(),
+			eventTypePath: z.string().min(1).optional(),
+			eventIdPath: z.string().min(1).optional(),
+			eventDataPath: z.string().min(1).optional(),
+			eventTypeHeader: z.string().min(1).optional(),
+		})
+		.optional(),
 	tokenLifetimes: z
 		.object({
 			accessTokenSeconds: z.number().positive().optional(),
@@ -299,6 +316,10 @@ export const faultsBodySchema = z.object({
 export const eventEmitSchema = z.object({
 	type: z.enum(EVENT_TYPES),
 	data: z.record(z.string(), z.unknown()).default({}),
+});
+/** `POST /_sandbox/deliveries/pause`: how long deliveries fail as if the receiver were down (default 1 hour). */
+export const deliveriesPauseSchema = z.object({
+	seconds: z.number().positive().max(86_400).default(3600),
 });
 export const keyCreateSchema = z.object({
 	scopes: z.array(scopeSchema),

@@ -1,8 +1,9 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports */
 // Webhook registrations, Standard Webhooks signing, deliveries with exponential backoff.
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
+import { deliveryHeaders, eventBody, type SandboxConventions } from './conventions';
 import type { Ctx } from './context';
 import { json, notFound, type Router, validateBody } from './http';
 import type { Stats } from './stats';
@@ -42,11 +43,7 @@ export interface DeliveryAttempt {
 
 const LOG_CAP = 10000;
 
-/** Standard Webhooks: base64(HMAC-SHA256(key, `${id}.${timestamp}.${body}`)), key = base64-decoded secret after `whsec_`. */
-export function signWebhook(secret: string, id: string, timestamp: number, body: string): string {
-	const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
-	return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
-}
+export { signWebhook } from './conventions';
 
 /** A webhook as listed and read: everything but the secret. */
 const publicView = (h: Webhook) => ({
@@ -74,10 +71,13 @@ export class WebhookService {
 	private timers = new Set<NodeJS.Timeout>();
 	private requests = new Set<http.ClientRequest>();
 	private closed = false;
+	/** Until this time (ms), every delivery attempt fails as if the receiver were down. */
+	private pausedUntil = 0;
 
 	constructor(
 		private readonly retry: () => WebhookRetry,
 		private readonly stats: Stats,
+		private readonly conventions: () => SandboxConventions,
 	) {}
 
 	/** Forgets registrations, logs and pending retries. */
@@ -90,6 +90,25 @@ export class WebhookService {
 		this.counter = 0;
 		this.events.length = 0;
 		this.deliveries.length = 0;
+		this.pausedUntil = 0;
+	}
+
+	/**
+	 * For tests that take the receiver "down" without stopping it: for `seconds` (until `resume`),
+	 * each attempt fails without being sent (`error: 'paused'`) and is retried on the usual
+	 * schedule, so an event whose attempts all fall in the pause is lost, as with a receiver down.
+	 */
+	pause(seconds: number): { paused_until: string } {
+		this.pausedUntil = Date.now() + seconds * 1000;
+		return { paused_until: new Date(this.pausedUntil).toISOString() };
+	}
+
+	resume(): void {
+		this.pausedUntil = 0;
+	}
+
+	get paused(): boolean {
+		return Date.now() < this.pausedUntil;
 	}
 
 	close(): void {
@@ -137,7 +156,7 @@ export class WebhookService {
 		};
 		push(this.events, event);
 		if (this.closed) return event;
-		const body = JSON.stringify(event);
+		const body = eventBody(event, this.conventions());
 		for (const hook of this.hooks.values()) {
 			if (hook.status !== 'active') continue;
 			if (!hook.events.includes('*') && !hook.events.includes(type)) continue;
@@ -162,8 +181,48 @@ export class WebhookService {
 		this.timers.add(timer);
 	}
 
+	/** Records an attempt's outcome, and schedules the next attempt when it failed. */
+	private record(
+		hook: Webhook,
+		event: ErpEvent,
+		body: string,
+		attempt: number,
+		status: number | null,
+		error: string | null,
+	): void {
+		if (this.closed) return;
+		const { maxAttempts, baseMs } = this.retry();
+		const ok = status !== null && status >= 200 && status < 300;
+		push(this.deliveries, {
+			webhook_id: hook.id,
+			event_id: event.id,
+			type: event.type,
+			attempt,
+			status,
+			error,
+			ok,
+			at: new Date().toISOString(),
+		});
+		this.stats.webhookDeliveries.attempts++;
+		if (ok) {
+			this.stats.webhookDeliveries.succeeded++;
+			return;
+		}
+		this.stats.webhookDeliveries.failed++;
+		if (status === 410) {
+			hook.status = 'disabled';
+			return;
+		}
+		if (attempt < maxAttempts)
+			this.schedule(hook, event, body, attempt + 1, baseMs * 2 ** (attempt - 1));
+	}
+
 	private attempt(hook: Webhook, event: ErpEvent, body: string, attempt: number): void {
-		const { timeoutMs, maxAttempts, baseMs } = this.retry();
+		if (this.paused) {
+			this.record(hook, event, body, attempt, null, 'paused');
+			return;
+		}
+		const { timeoutMs } = this.retry();
 		const timestamp = Math.floor(Date.now() / 1000);
 		const url = new URL(hook.url);
 		const req = (url.protocol === 'https:' ? https : http).request(url, {
@@ -171,9 +230,7 @@ export class WebhookService {
 			headers: {
 				'content-type': 'application/json',
 				'user-agent': 'erp-sandbox-webhooks/1.0',
-				'webhook-id': event.id,
-				'webhook-timestamp': String(timestamp),
-				'webhook-signature': signWebhook(hook.secret, event.id, timestamp, body),
+				...deliveryHeaders(hook.secret, event, body, timestamp, this.conventions()),
 			},
 		});
 		this.requests.add(req);
@@ -182,30 +239,7 @@ export class WebhookService {
 			if (done) return;
 			done = true;
 			this.requests.delete(req);
-			if (this.closed) return;
-			const ok = status !== null && status >= 200 && status < 300;
-			push(this.deliveries, {
-				webhook_id: hook.id,
-				event_id: event.id,
-				type: event.type,
-				attempt,
-				status,
-				error,
-				ok,
-				at: new Date().toISOString(),
-			});
-			this.stats.webhookDeliveries.attempts++;
-			if (ok) {
-				this.stats.webhookDeliveries.succeeded++;
-				return;
-			}
-			this.stats.webhookDeliveries.failed++;
-			if (status === 410) {
-				hook.status = 'disabled';
-				return;
-			}
-			if (attempt < maxAttempts)
-				this.schedule(hook, event, body, attempt + 1, baseMs * 2 ** (attempt - 1));
+			this.record(hook, event, body, attempt, status, error);
 		};
 		req.setTimeout(timeoutMs, () => {
 			finish(null, 'timeout');

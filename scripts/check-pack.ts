@@ -45,6 +45,8 @@ const REQUIRED = [
 	'dist/nodes/Erp/Erp.node.json',
 	'dist/nodes/ErpTrigger/ErpTrigger.node.js',
 	'dist/nodes/ErpTrigger/ErpTrigger.node.json',
+	'dist/nodes/ErpPollingTrigger/ErpPollingTrigger.node.js',
+	'dist/nodes/ErpPollingTrigger/ErpPollingTrigger.node.json',
 	'dist/credentials/ErpApi.credentials.js',
 	'dist/credentials/ErpOAuth2Api.credentials.js',
 	'dist/icons/erp.svg',

@@ -27,6 +27,7 @@ export const CHAT_URL_PLACEHOLDER = 'https://chat.example.com/hooks/your-incomin
 export const EXAMPLE_IDS = {
 	orderToInvoice: 'ErpOrderInvoice1',
 	lowStockToChat: 'ErpLowStockChat1',
+	lowStockByPolling: 'ErpLowStockPoll1',
 	aiAgent: 'ErpAiAgentTool01',
 };
 

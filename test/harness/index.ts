@@ -11,7 +11,15 @@ export { loadNodeType, getCredentialType, OAuth2Api } from './runtime';
 export { DEFAULT_WORKFLOW_ID, loadStaticData, resetStaticData } from './additional-data';
 export { connectOAuth2 } from './oauth2';
 export { ERP_TRIGGER_TYPE, activateTrigger } from './webhook';
-export type { DeliveryRequest, DeliveryResult, TriggerHandle, TriggerListener, TriggerSpec } from './webhook';
+export { ERP_POLLING_TRIGGER_TYPE, activatePoller } from './poll';
+export type { PollerHandle, PollerSpec } from './poll';
+export type {
+	DeliveryRequest,
+	DeliveryResult,
+	TriggerHandle,
+	TriggerListener,
+	TriggerSpec,
+} from './webhook';
 export {
 	describeFinding,
 	leakCounts,

@@ -100,7 +100,14 @@ export function initRuntime(): void {
 /** Our node types, by full type name: file (relative to the repository) and exported class. */
 const OUR_NODE_TYPES: Record<string, { file: string; className: string }> = {
 	'n8n-nodes-erp.erp': { file: 'nodes/Erp/Erp.node.ts', className: 'Erp' },
-	'n8n-nodes-erp.erpTrigger': { file: 'nodes/ErpTrigger/ErpTrigger.node.ts', className: 'ErpTrigger' },
+	'n8n-nodes-erp.erpTrigger': {
+		file: 'nodes/ErpTrigger/ErpTrigger.node.ts',
+		className: 'ErpTrigger',
+	},
+	'n8n-nodes-erp.erpPollingTrigger': {
+		file: 'nodes/ErpPollingTrigger/ErpPollingTrigger.node.ts',
+		className: 'ErpPollingTrigger',
+	},
 };
 
 const loadedNodeTypes = new Map<string, INodeType | IVersionedNodeType>();
@@ -167,7 +174,12 @@ export class OAuth2Api implements ICredentialType {
 	genericAuth = true;
 
 	properties: INodeProperties[] = [
-		{ displayName: 'Use Dynamic Client Registration', name: 'useDynamicClientRegistration', type: 'hidden', default: false },
+		{
+			displayName: 'Use Dynamic Client Registration',
+			name: 'useDynamicClientRegistration',
+			type: 'hidden',
+			default: false,
+		},
 		{
 			displayName: 'Grant Type',
 			name: 'grantType',
@@ -192,7 +204,9 @@ export class OAuth2Api implements ICredentialType {
 			displayName: 'Authorization URL',
 			name: 'authUrl',
 			type: 'string',
-			displayOptions: { show: { grantType: ['authorizationCode', 'pkce'], useDynamicClientRegistration: [false] } },
+			displayOptions: {
+				show: { grantType: ['authorizationCode', 'pkce'], useDynamicClientRegistration: [false] },
+			},
 			default: '',
 			required: true,
 		},
@@ -212,7 +226,12 @@ export class OAuth2Api implements ICredentialType {
 			default: '',
 			required: true,
 		},
-		{ displayName: 'Authentication', name: 'clientCredentialType', type: 'hidden', default: 'clientSecret' },
+		{
+			displayName: 'Authentication',
+			name: 'clientCredentialType',
+			type: 'hidden',
+			default: 'clientSecret',
+		},
 		{
 			displayName: 'Client Secret',
 			name: 'clientSecret',
@@ -235,9 +254,12 @@ export class OAuth2Api implements ICredentialType {
 			displayName: 'Auth URI Query Parameters',
 			name: 'authQueryParameters',
 			type: 'string',
-			displayOptions: { show: { grantType: ['authorizationCode', 'pkce'], useDynamicClientRegistration: [false] } },
+			displayOptions: {
+				show: { grantType: ['authorizationCode', 'pkce'], useDynamicClientRegistration: [false] },
+			},
 			default: '',
-			description: 'For some services additional query parameters have to be set which can be defined here',
+			description:
+				'For some services additional query parameters have to be set which can be defined here',
 			placeholder: 'access_type=offline',
 		},
 		{
@@ -257,7 +279,11 @@ export class OAuth2Api implements ICredentialType {
 			type: 'boolean',
 			default: false,
 			displayOptions: {
-				show: { grantType: ['clientCredentials'], authentication: ['body'], useDynamicClientRegistration: [false] },
+				show: {
+					grantType: ['clientCredentials'],
+					authentication: ['body'],
+					useDynamicClientRegistration: [false],
+				},
 			},
 		},
 		{
@@ -275,13 +301,20 @@ export class OAuth2Api implements ICredentialType {
 			},
 			default: '',
 		},
-		{ displayName: 'Ignore SSL Issues (Insecure)', name: 'ignoreSSLIssues', type: 'boolean', default: false, doNotInherit: true },
+		{
+			displayName: 'Ignore SSL Issues (Insecure)',
+			name: 'ignoreSSLIssues',
+			type: 'boolean',
+			default: false,
+			doNotInherit: true,
+		},
 		{
 			displayName: 'Token Expired Status Code',
 			name: 'tokenExpiredStatusCode',
 			type: 'number',
 			default: 401,
-			description: 'HTTP status code that indicates the token has expired. Some APIs return 403 instead of 401.',
+			description:
+				'HTTP status code that indicates the token has expired. Some APIs return 403 instead of 401.',
 			doNotInherit: true,
 		},
 		{

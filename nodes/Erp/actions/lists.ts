@@ -12,7 +12,8 @@ import {
 	toOptionalText,
 	toText,
 } from '../../shared/validation';
-import { MAX_PAGE_SIZE } from '../../shared/transport';
+import { readConventions } from '../../shared/conventions';
+import { getGuardedCredentials, MAX_PAGE_SIZE } from '../../shared/transport';
 import {
 	dateRangeFilters,
 	listOptions,
@@ -142,6 +143,21 @@ export function prepareGetMany(
 				max: MAX_PAGE_SIZE,
 			});
 	return async () => {
+		// The names the credential's Custom API Conventions give the cursor and the page size are
+		// the node's too: a free parameter with one of them would be overwritten, so it is refused.
+		const { list: lists } = readConventions(
+			await getGuardedCredentials(ctx, itemIndex),
+			ctx.getNode(),
+			itemIndex,
+		);
+		for (const name of [lists.cursorParam, lists.pageSizeParam]) {
+			if (name in extra) {
+				throw invalid(
+					source(ctx, 'Query Parameters', itemIndex),
+					`"${name}" is set by the node: the credential's Custom API Conventions use it for the ${name === lists.cursorParam ? 'cursor' : 'page size'} (use Return All / Limit and Options › Page Size instead)`,
+				);
+			}
+		}
 		const qs: IDataObject = { ...extra };
 		for (const [key, value] of Object.entries(filters)) {
 			if (typeof value !== 'object' || value === null) {

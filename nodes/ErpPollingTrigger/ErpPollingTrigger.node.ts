@@ -1,0 +1,156 @@
+import type {
+	INodeExecutionData,
+	INodeProperties,
+	INodeType,
+	INodeTypeDescription,
+	IPollFunctions,
+} from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import {
+	authenticationDescription,
+	erpCredentialsDescription,
+	erpIcon,
+	optionsCollection,
+} from '../shared/descriptions';
+import { alone, manualPoll, scheduledPoll } from './poll';
+import { DEFAULT_MAX_PAGES, MAX_PAGES_CAP, readSettings } from './settings';
+import { WATCH_OPTIONS } from './watches';
+
+const properties: INodeProperties[] = [
+	authenticationDescription,
+	{
+		displayName:
+			"Checks the ERP on the schedule below (at least every minute); no webhook needed, so it works when the ERP cannot reach n8n. What it has seen is kept with the workflow: after n8n was stopped, the next polls catch up in order, nothing skipped or repeated. The first activation starts from now. Each poll costs one request per 100 new records (at least one), so 60 requests an hour every minute when nothing happens, out of the key's 100 per minute and 100,000 per day.",
+		name: 'pollingNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
+		displayName: 'Watch',
+		name: 'watch',
+		type: 'options',
+		options: WATCH_OPTIONS,
+		default: 'lowStock',
+		description: "What starts the workflow. Each item has the same fields as the ERP Trigger's.",
+	},
+	{
+		displayName: 'Threshold',
+		name: 'threshold',
+		type: 'options',
+		options: [
+			{
+				name: "Article's Alert Threshold (Seuil_alerte)",
+				value: 'seuil_alerte',
+				description: "Each article's own seuil_alerte, as the ERP's stock.bas event",
+			},
+			{
+				name: 'Fixed Number',
+				value: 'fixed',
+				description: 'The same number for every article',
+			},
+		],
+		default: 'seuil_alerte',
+		displayOptions: { show: { watch: ['lowStock'] } },
+	},
+	{
+		displayName: 'Threshold Value',
+		name: 'thresholdValue',
+		type: 'number',
+		typeOptions: { minValue: 0 },
+		default: 0,
+		description:
+			'Fires when a stock movement takes an article from above this number to at or below it',
+		displayOptions: { show: { watch: ['lowStock'], threshold: ['fixed'] } },
+	},
+	{
+		displayName:
+			"Low stock is read from the stock movement journal, not from the article list: once per crossing, and again only after the stock went back above the threshold. One poll costs one request per 100 new movements (at least one) plus, with the article's own threshold, one per article whose stock went down, whatever the number of articles (reading the article list would cost ⌈N / 100⌉ requests per poll for N articles).",
+		name: 'lowStockNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { watch: ['lowStock'] } },
+	},
+	{
+		displayName:
+			'While invoices are unpaid, each poll also reads the unpaid invoice lists whole: 2 × ⌈U / 100⌉ requests for U unpaid invoices, plus one per invoice paid.',
+		name: 'invoicePaidNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { watch: ['invoicePaid'] } },
+	},
+	optionsCollection([
+		{
+			displayName: 'Max Pages per Poll',
+			name: 'maxPages',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: MAX_PAGES_CAP },
+			default: DEFAULT_MAX_PAGES,
+			description:
+				'At most this many pages of 100 new records per poll. After downtime, a larger backlog is caught up over the next polls, in order, so a poll never uses more of the rate limit than this.',
+		},
+		{
+			displayName: 'Start From',
+			name: 'startFrom',
+			type: 'options',
+			options: [
+				{
+					name: 'Now',
+					value: 'now',
+					description: 'Only what happens after the first activation',
+				},
+				{
+					name: 'The Beginning',
+					value: 'beginning',
+					description: 'Everything the ERP still lists, oldest first',
+				},
+				{
+					name: 'A Date',
+					value: 'date',
+					description: 'Records created at or after a date',
+				},
+			],
+			default: 'now',
+			description:
+				'Where the first activation starts. Later activations go on from what was already seen.',
+		},
+		{
+			displayName: 'Start Date',
+			name: 'startDate',
+			type: 'dateTime',
+			default: '',
+			displayOptions: { show: { startFrom: ['date'] } },
+		},
+	]),
+];
+
+export class ErpPollingTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'ERP Polling Trigger',
+		name: 'erpPollingTrigger',
+		icon: erpIcon,
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{$parameter["watch"]}}',
+		description:
+			'Starts the workflow on new ERP records and low stock by checking the ERP on a schedule (no webhook needed)',
+		defaults: {
+			name: 'ERP Polling Trigger',
+		},
+		polling: true,
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: erpCredentialsDescription,
+		properties,
+	};
+
+	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		const settings = readSettings(this, properties);
+		if (this.getMode() === 'manual') {
+			const item = await manualPoll(this, settings);
+			return item === undefined ? null : [this.helpers.returnJsonArray([item])];
+		}
+		const items = await alone(this, async () => await scheduledPoll(this, settings));
+		return items?.length ? [this.helpers.returnJsonArray(items)] : null;
+	}
+}

@@ -1,0 +1,62 @@
+// Invoice paid, where the list can show it: `statut` is in every invoice, but the list has no
+// payment date and is in id order, so an old invoice paid today is not "new" in it.
+//
+// The watch keeps the ids of the invoices it has seen unpaid (`open`). Each poll, new invoices are
+// read from the saved position (an invoice already paid when first seen is reported at once); then,
+// while some are open, the two unpaid lists (`statut=emise`, `statut=partiellement_payee`) are read
+// whole, and an open invoice missing from both is read (GET /factures/:id) and reported if its
+// status is `payee`. An id leaves `open` only in a poll that reports it (which n8n saves), or when
+// the invoice is gone; a quiet poll that n8n does not save only adds ids it will find again.
+//
+// Cost of one poll while invoices are open: 2 × ⌈U / 100⌉ requests for U unpaid invoices, plus one
+// per invoice paid, plus the new-invoice pages.
+import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+
+import { readAfter, readOne } from './journal';
+
+const UNPAID = ['emise', 'partiellement_payee'];
+
+function paidItem(invoice: IDataObject, seenAt: string): IDataObject {
+	return { id: invoice.id, type: 'facture.payee', created_at: seenAt, data: invoice };
+}
+
+/** The ids of the invoices `newInvoices` adds to `open`: those not paid yet. */
+export function unpaidIds(invoices: IDataObject[]): string[] {
+	return invoices
+		.filter((invoice) => invoice.statut !== 'payee' && typeof invoice.id === 'string')
+		.map((invoice) => invoice.id as string);
+}
+
+/**
+ * The `facture.payee` items of this poll, in id order, and the ids still open after it.
+ * `newInvoices` are the invoices read after the saved position (already filtered by start date).
+ */
+export async function paidInvoiceItems(
+	context: IPollFunctions,
+	newInvoices: IDataObject[],
+	open: string[],
+): Promise<{ items: IDataObject[]; open: string[] }> {
+	const seenAt = new Date().toISOString();
+	const paid: IDataObject[] = newInvoices.filter((invoice) => invoice.statut === 'payee');
+	const stillOpen = new Set([...open, ...unpaidIds(newInvoices)]);
+	if (stillOpen.size > 0) {
+		const unpaidNow = new Set<string>();
+		for (const statut of UNPAID) {
+			const read = await readAfter(context, '/factures', { statut }, undefined, undefined);
+			for (const invoice of read.items)
+				if (typeof invoice.id === 'string') unpaidNow.add(invoice.id);
+		}
+		for (const id of [...stillOpen].sort()) {
+			if (unpaidNow.has(id)) continue;
+			const invoice = await readOne(context, '/factures', id, 'Invoice');
+			if (invoice === undefined) {
+				stillOpen.delete(id);
+			} else if (invoice.statut === 'payee') {
+				paid.push(invoice);
+				stillOpen.delete(id);
+			}
+		}
+	}
+	paid.sort((a, b) => String(a.id).localeCompare(String(b.id)));
+	return { items: paid.map((invoice) => paidItem(invoice, seenAt)), open: [...stillOpen].sort() };
+}

@@ -1,0 +1,74 @@
+// Reading an ERP list from a saved position: the polling trigger's one way to see what is new.
+//
+// Lists are in id order (creation order) and a list continues after the item whose id is given as
+// `cursor` (docs/api-contract.md, *Lists and pagination*; the specification says so of the article
+// cursor, §2.2). So the only position a watch keeps is the id of the last item it has read; within
+// one poll it follows the server's own `next_cursor`.
+import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+
+import { unlessNotFound } from '../shared/notFound';
+import type { ErpContext } from '../shared/transport';
+import { erpApiRequest, erpListPage, MAX_PAGE_SIZE } from '../shared/transport';
+
+/** What one read returned: the items in order, the new position, and whether more are waiting. */
+export interface JournalRead {
+	items: IDataObject[];
+	/** The id of the last item read, or the old position when nothing was read. */
+	position?: string;
+	/** True when the page cap stopped the read before the end of the list. */
+	more: boolean;
+	/** Requests sent. */
+	requests: number;
+}
+
+/**
+ * Reads `path` after `position` (from the start when undefined), at most `maxPages` pages of 100
+ * (no cap when undefined), in list order.
+ */
+export async function readAfter(
+	context: IPollFunctions,
+	path: string,
+	qs: IDataObject,
+	position: string | undefined,
+	maxPages: number | undefined,
+): Promise<JournalRead> {
+	const items: IDataObject[] = [];
+	let cursor = position;
+	let requests = 0;
+	for (;;) {
+		if (maxPages !== undefined && requests >= maxPages) {
+			return { items, position: lastId(items) ?? position, more: true, requests };
+		}
+		const page = await erpListPage.call(context as unknown as ErpContext, path, qs, {
+			pageSize: MAX_PAGE_SIZE,
+			cursor,
+		});
+		requests += 1;
+		items.push(...page.data);
+		if (page.nextCursor === undefined || page.data.length === 0) {
+			return { items, position: lastId(items) ?? position, more: false, requests };
+		}
+		cursor = page.nextCursor;
+	}
+}
+
+function lastId(items: IDataObject[]): string | undefined {
+	const id = items.length ? items[items.length - 1].id : undefined;
+	return typeof id === 'string' && id !== '' ? id : undefined;
+}
+
+/** One record (`GET /articles/:id`, `GET /factures/:id`), or undefined when it is gone (404). */
+export async function readOne(
+	context: IPollFunctions,
+	path: string,
+	id: string,
+	resource: string,
+): Promise<IDataObject | undefined> {
+	return (await unlessNotFound(
+		erpApiRequest.call(context as unknown as ErpContext, {
+			method: 'GET',
+			path: `${path}/${encodeURIComponent(id)}`,
+			resource: `${resource} ${id}`,
+		}),
+	)) as IDataObject | undefined;
+}

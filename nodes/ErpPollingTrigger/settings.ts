@@ -1,0 +1,69 @@
+// The ERP Polling Trigger's parameters, read and checked before any request (shared input checks).
+import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow';
+
+import { invalid, labelOf, show, toEnum, toInteger } from '../shared/validation';
+import type { ValueSource } from '../shared/validation';
+import type { Threshold } from './lowStock';
+import { isWatchName, WATCH_OPTIONS } from './watches';
+import type { WatchName } from './watches';
+
+export const DEFAULT_MAX_PAGES = 10;
+export const MAX_PAGES_CAP = 100;
+
+export type StartFrom = 'now' | 'beginning' | 'date';
+
+export interface PollSettings {
+	watch: WatchName;
+	threshold: Threshold;
+	startFrom: StartFrom;
+	/** ISO time, with Start From "date". */
+	since?: string;
+	maxPages: number;
+}
+
+export function readSettings(context: IPollFunctions, properties: INodeProperties[]): PollSettings {
+	const at = (...names: string[]): ValueSource => ({
+		node: context.getNode(),
+		label: labelOf(properties, ...names),
+	});
+	const watch = context.getNodeParameter('watch', 'lowStock');
+	if (!isWatchName(watch)) {
+		throw invalid(
+			at('watch'),
+			`expected one of ${WATCH_OPTIONS.map((o) => o.name).join(', ')}, got ${show(watch)}`,
+		);
+	}
+	let threshold: Threshold = { kind: 'seuil_alerte' };
+	if (watch === 'lowStock') {
+		const kind = toEnum(at('threshold'), context.getNodeParameter('threshold', 'seuil_alerte'), [
+			'seuil_alerte',
+			'fixed',
+		] as const);
+		if (kind === 'fixed') {
+			const value = toInteger(at('thresholdValue'), context.getNodeParameter('thresholdValue', 0), {
+				min: 0,
+			});
+			threshold = { kind, value };
+		}
+	}
+	const options = (context.getNodeParameter('options', {}) ?? {}) as IDataObject;
+	const startFrom = toEnum(at('options', 'startFrom'), options.startFrom ?? 'now', [
+		'now',
+		'beginning',
+		'date',
+	] as const);
+	let since: string | undefined;
+	if (startFrom === 'date') {
+		const raw = options.startDate;
+		const time = typeof raw === 'string' && raw.trim() !== '' ? new Date(raw) : undefined;
+		if (time === undefined || Number.isNaN(time.getTime())) {
+			throw invalid(at('options', 'startDate'), `expected a date and time, got ${show(raw)}`);
+		}
+		since = time.toISOString();
+	}
+	const maxPages = toInteger(at('options', 'maxPages'), options.maxPages ?? DEFAULT_MAX_PAGES, {
+		min: 1,
+		max: MAX_PAGES_CAP,
+	});
+	return { watch, threshold, startFrom, since, maxPages };
+}
