@@ -1,6 +1,5 @@
 // The attempt loop: one request to the ERP API, with its slot of the rate-limit budget, retries
 // and error mapping.
-import { sleep } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
 import { DEFAULT_MAX_WAIT_SECONDS } from '../descriptions';
@@ -36,6 +35,7 @@ import { settle, takeSlot } from './pacing';
 import { decideRetry, readRateLimitHeaders } from './rateLimit';
 import type { AttemptOutcome, RateLimitInfo } from './rateLimit';
 import type { ErpContext, ErpRequest, ErpRequestSettings } from './types';
+import { wait } from './wait';
 
 const DEFAULT_TIMEOUT_SECONDS = 30;
 
@@ -200,7 +200,7 @@ export async function send(
 				outcome.kind === 'status' &&
 				outcome.status === 429 &&
 				(outcome.info.retryAfterSeconds !== undefined || outcome.info.resetSeconds !== undefined);
-			if (!pacedWait) await sleep(Math.round(decision.waitSeconds * 1000), cancelSignal);
+			if (!pacedWait) await wait(Math.round(decision.waitSeconds * 1000), cancelSignal);
 			continue;
 		}
 		errorContext.secrets = await currentSecrets(context, resolved);
