@@ -23,7 +23,7 @@ import {
 	ensureN8n,
 	killGroup,
 	killOnExit,
-	N8N_VERSION,
+	n8nVersion,
 	run,
 	tail,
 	type Log,
@@ -225,16 +225,15 @@ export function n8nEnvironment(config: N8nConfig): NodeJS.ProcessEnv {
 export async function prepareInstance(
 	folderPrefix: string,
 	log: Log,
+	version: string = n8nVersion(),
 ): Promise<{ env: N8nEnv; userFolder: string; paths: N8nPaths }> {
-	log(
-		`preparing Node 24 and n8n ${N8N_VERSION} (the first run installs them: ~3 GB, several minutes)`,
-	);
+	log(`preparing Node 24 and n8n ${version} (the first run installs them: ~3 GB, several minutes)`);
 	let env: N8nEnv;
 	try {
-		env = await ensureN8n(log);
+		env = await ensureN8n(log, version);
 	} catch (error) {
 		throw new Error(
-			`Could not install n8n ${N8N_VERSION} for the end-to-end tests: ${(error as Error).message}`,
+			`Could not install n8n ${version} for the end-to-end tests: ${(error as Error).message}`,
 		);
 	}
 	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), folderPrefix));
@@ -500,7 +499,8 @@ export class N8nRest {
 	/**
 	 * Publishes (activates) a version of the workflow (default: the current one): its triggers
 	 * and webhooks go live.
-	 * n8n 2.x publishes through an outbox, asynchronously: this waits until it is done.
+	 * n8n 2.x publishes through an outbox, asynchronously: this waits until it is done. Older n8n
+	 * (1.123, 2.33) has no outbox: its activate answers once the triggers are live.
 	 */
 	async activate(workflowId: string, versionId?: string): Promise<void> {
 		versionId ??= (
@@ -525,7 +525,15 @@ export class N8nRest {
 			const status = await this.request<{ status: string; triggers: unknown }>(
 				'GET',
 				`/rest/workflows/${workflowId}/publication-status`,
-			);
+			).catch(async (error: Error) => {
+				if (!/ answered 404/.test(error.message)) throw error;
+				// No outbox in this n8n: (de)activation was done when its request answered.
+				const { active } = await this.request<{ active: boolean }>(
+					'GET',
+					`/rest/workflows/${workflowId}`,
+				);
+				return { status: active ? 'published' : 'not_published', triggers: undefined };
+			});
 			if (status.status === wanted) return;
 			if (status.status === 'failed' || status.status === 'partial') {
 				throw new Error(

@@ -9,7 +9,6 @@
  * Escape hatch for quick local loops only: ERP_SKIP_E2E=1 skips this file (never in CI).
  */
 import assert from 'node:assert/strict';
-import { createHash, randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 
@@ -22,16 +21,8 @@ import {
 	n8nExecute,
 	skipE2e,
 } from '../../scripts/n8n-instance';
-import {
-	e2eLog,
-	erp,
-	manualWorkflow,
-	MINUTE,
-	startE2e,
-	type ApiJson,
-	type E2e,
-	type Sandbox,
-} from './helpers';
+import { e2eLog, erp, manualWorkflow, MINUTE, startE2e, type E2e } from './helpers';
+import { pkceToken } from './oauth';
 
 const SKIP = skipE2e();
 
@@ -40,55 +31,6 @@ const log = e2eLog('e2e api-request');
 /** The OAuth2 credential the workflows use (imported with its token data). */
 const PAYROLL_CREDENTIAL = { id: 'ErpOAuthPayroll1', name: 'ERP OAuth2 (paie:read)' };
 const WORKFLOW_IDS = { slips: 'ErpE2ePayroll001', journal: 'ErpE2eAuditJrnl1' };
-
-/**
- * What n8n's "Connect my account" does for a PKCE credential: authorize with an S256 challenge
- * (the sandbox approves at once and redirects with a code), then exchange the code with the
- * verifier. Returns the token answer, which n8n stores as the credential's `oauthTokenData`.
- */
-async function pkceToken(sandbox: Sandbox, scope: string, redirectUri: string): Promise<ApiJson> {
-	const verifier = randomBytes(32).toString('base64url');
-	const challenge = createHash('sha256').update(verifier).digest('base64url');
-	const state = randomBytes(8).toString('hex');
-	const authorize = new URL(`${sandbox.url}/oauth/authorize`);
-	for (const [key, value] of Object.entries({
-		response_type: 'code',
-		client_id: DEMO_OAUTH_CLIENT.clientId,
-		redirect_uri: redirectUri,
-		scope,
-		state,
-		code_challenge: challenge,
-		code_challenge_method: 'S256',
-	}))
-		authorize.searchParams.set(key, value);
-	const redirect = await fetch(authorize, { redirect: 'manual' });
-	assert.equal(redirect.status, 302);
-	const location = new URL(redirect.headers.get('location') ?? '');
-	assert.equal(location.searchParams.get('state'), state);
-	const code = location.searchParams.get('code');
-	assert.ok(code, `no code in ${location.toString()}`);
-
-	const basic = Buffer.from(
-		`${DEMO_OAUTH_CLIENT.clientId}:${DEMO_OAUTH_CLIENT.clientSecret}`,
-	).toString('base64');
-	const response = await fetch(`${sandbox.url}/oauth/token`, {
-		method: 'POST',
-		headers: {
-			authorization: `Basic ${basic}`,
-			'content-type': 'application/x-www-form-urlencoded',
-		},
-		body: new URLSearchParams({
-			grant_type: 'authorization_code',
-			code,
-			redirect_uri: redirectUri,
-			code_verifier: verifier,
-		}).toString(),
-	});
-	const token = (await response.json()) as ApiJson;
-	assert.equal(response.status, 200, JSON.stringify(token));
-	assert.equal(token.scope, scope);
-	return token;
-}
 
 /** Manual Trigger, then ERP › API Request › GET `route` with the OAuth2 credential. */
 function apiRequestWorkflow(

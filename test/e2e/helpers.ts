@@ -93,9 +93,15 @@ export async function startE2e(options: {
 	workflows?: (sandbox: Sandbox) => Workflow[];
 	beforeStart?: (e2e: E2e) => Promise<void>;
 	start?: boolean;
+	/** The n8n version (default: ERP_N8N_VERSION or N8N_VERSION, see scripts/n8n-env.ts). */
+	version?: string;
 }): Promise<E2e> {
 	const { log, files } = options;
-	const { env, userFolder, paths } = await prepareInstance(options.folderPrefix, log);
+	const { env, userFolder, paths } = await prepareInstance(
+		options.folderPrefix,
+		log,
+		options.version,
+	);
 	const sandbox = await startSandbox({ port: 0, ...options.sandbox });
 	const config: N8nConfig = { env, paths, port: await freePort(), brokerPort: await freePort() };
 	const e2e: E2e = {
