@@ -13,7 +13,6 @@ import * as fs from 'node:fs';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 
 import { DEMO_OAUTH_CLIENT } from '../../sandbox';
-import type { Workflow } from '../../scripts/examples';
 import { N8N_VERSION } from '../../scripts/n8n-env';
 import {
 	importCredentials,
@@ -21,36 +20,14 @@ import {
 	n8nExecute,
 	skipE2e,
 } from '../../scripts/n8n-instance';
-import { e2eLog, erp, manualWorkflow, MINUTE, startE2e, type E2e } from './helpers';
-import { pkceToken } from './oauth';
+import { e2eLog, erp, MINUTE, startE2e, type E2e } from './helpers';
+import { apiRequestWorkflow, PAYROLL_CREDENTIAL, pkceToken } from './oauth';
 
 const SKIP = skipE2e();
 
 const log = e2eLog('e2e api-request');
 
-/** The OAuth2 credential the workflows use (imported with its token data). */
-const PAYROLL_CREDENTIAL = { id: 'ErpOAuthPayroll1', name: 'ERP OAuth2 (paie:read)' };
 const WORKFLOW_IDS = { slips: 'ErpE2ePayroll001', journal: 'ErpE2eAuditJrnl1' };
-
-/** Manual Trigger, then ERP › API Request › GET `route` with the OAuth2 credential. */
-function apiRequestWorkflow(
-	id: string,
-	name: string,
-	parameters: Record<string, unknown>,
-): Workflow {
-	return manualWorkflow(id, name, {
-		name: 'ERP API Request',
-		type: 'n8n-nodes-erp.erp',
-		credentials: { erpOAuth2Api: PAYROLL_CREDENTIAL },
-		parameters: {
-			authentication: 'oAuth2',
-			resource: 'apiRequest',
-			operation: 'send',
-			method: 'GET',
-			...parameters,
-		},
-	});
-}
 
 (SKIP ? describe.skip : describe)(
 	`real n8n ${N8N_VERSION}: ERP › API Request with an OAuth2 credential`,

@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 
 import { DEMO_OAUTH_CLIENT } from '../../sandbox';
-import type { ApiJson, Sandbox } from './helpers';
+import type { Workflow } from '../../scripts/examples';
+import { manualWorkflow, type ApiJson, type Sandbox } from './helpers';
 
 /**
  * What n8n's "Connect my account" does for a PKCE credential: authorize with an S256 challenge
@@ -60,4 +61,26 @@ export async function pkceToken(
 	assert.equal(response.status, 200, JSON.stringify(token));
 	assert.equal(token.scope, scope);
 	return token;
+}
+
+/** The OAuth2 credential the workflows use (imported with its token data). */
+export const PAYROLL_CREDENTIAL = { id: 'ErpOAuthPayroll1', name: 'ERP OAuth2 (paie:read)' };
+/** Manual Trigger, then ERP › API Request › GET `route` with the OAuth2 credential. */
+export function apiRequestWorkflow(
+	id: string,
+	name: string,
+	parameters: Record<string, unknown>,
+): Workflow {
+	return manualWorkflow(id, name, {
+		name: 'ERP API Request',
+		type: 'n8n-nodes-erp.erp',
+		credentials: { erpOAuth2Api: PAYROLL_CREDENTIAL },
+		parameters: {
+			authentication: 'oAuth2',
+			resource: 'apiRequest',
+			operation: 'send',
+			method: 'GET',
+			...parameters,
+		},
+	});
 }
