@@ -21,7 +21,7 @@ import {
 	skipE2e,
 } from '../../scripts/n8n-instance';
 import { e2eLog, erp, MINUTE, startE2e, type E2e } from './helpers';
-import { apiRequestWorkflow, PAYROLL_CREDENTIAL, pkceToken } from './oauth';
+import { apiRequestWorkflow, payrollCredential } from './oauth';
 
 const SKIP = skipE2e();
 
@@ -53,30 +53,7 @@ const WORKFLOW_IDS = { slips: 'ErpE2ePayroll001', journal: 'ErpE2eAuditJrnl1' };
 					}),
 				],
 				beforeStart: async ({ config, sandbox }) => {
-					// The token, from the sandbox's real PKCE flow, with the scope paie:read only.
-					const redirectUri = `http://127.0.0.1:${config.port}/rest/oauth2-credential/callback`;
-					const token = await pkceToken(sandbox, 'paie:read', redirectUri);
-					// n8n keeps the token answer in the credential's data as `oauthTokenData`;
-					// `import:credentials` encrypts a plain `data` object as it is.
-					await importCredentials(
-						config,
-						[
-							{
-								...PAYROLL_CREDENTIAL,
-								type: 'erpOAuth2Api',
-								data: {
-									grantType: 'pkce',
-									environment: 'sandbox',
-									baseUrl: sandbox.baseUrl,
-									clientId: DEMO_OAUTH_CLIENT.clientId,
-									clientSecret: DEMO_OAUTH_CLIENT.clientSecret,
-									scopes: ['paie:read'],
-									oauthTokenData: token,
-								},
-							},
-						],
-						log,
-					);
+					await importCredentials(config, [await payrollCredential(config, sandbox)], log);
 				},
 			});
 		}, 55 * MINUTE);

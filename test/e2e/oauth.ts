@@ -8,6 +8,7 @@ import { createHash, randomBytes } from 'node:crypto';
 
 import { DEMO_OAUTH_CLIENT } from '../../sandbox';
 import type { Workflow } from '../../scripts/examples';
+import type { CredentialImport, N8nConfig } from '../../scripts/n8n-instance';
 import { manualWorkflow, type ApiJson, type Sandbox } from './helpers';
 
 /**
@@ -83,4 +84,29 @@ export function apiRequestWorkflow(
 			...parameters,
 		},
 	});
+}
+
+/**
+ * PAYROLL_CREDENTIAL connected: its token from the sandbox's real PKCE flow, with the scope
+ * paie:read only, as `n8n import:credentials` takes it (n8n keeps the token answer in the
+ * credential's data as `oauthTokenData`; the import encrypts a plain `data` object as it is).
+ */
+export async function payrollCredential(
+	config: N8nConfig,
+	sandbox: Sandbox,
+): Promise<CredentialImport> {
+	const redirectUri = `http://127.0.0.1:${config.port}/rest/oauth2-credential/callback`;
+	return {
+		...PAYROLL_CREDENTIAL,
+		type: 'erpOAuth2Api',
+		data: {
+			grantType: 'pkce',
+			environment: 'sandbox',
+			baseUrl: sandbox.baseUrl,
+			clientId: DEMO_OAUTH_CLIENT.clientId,
+			clientSecret: DEMO_OAUTH_CLIENT.clientSecret,
+			scopes: ['paie:read'],
+			oauthTokenData: await pkceToken(sandbox, 'paie:read', redirectUri),
+		},
+	};
 }
