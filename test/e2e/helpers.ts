@@ -176,6 +176,20 @@ export function manualWorkflow(id: string, name: string, node: NodeSpec): Workfl
 	]);
 }
 
+/** Manual Trigger, then ERP › Article › Get Many (`parameters`: 3 unless told) with an API key credential. */
+export function articlesWorkflow(
+	id: string,
+	credential: { id: string; name: string },
+	parameters: Record<string, unknown> = { returnAll: false, limit: 3 },
+): Workflow {
+	return manualWorkflow(id, `E2E: list articles through ${credential.name}`, {
+		name: 'ERP',
+		type: 'n8n-nodes-erp.erp',
+		credentials: { erpApi: credential },
+		parameters: { resource: 'article', operation: 'getAll', ...parameters },
+	});
+}
+
 /** What n8n printed for the last `n8n execute` of this workflow (the setup log's tail from it). */
 export function lastRunLog(config: N8nConfig, workflowId: string): string {
 	const setupLog = fs.readFileSync(config.paths.setupLog, 'utf8');

@@ -20,7 +20,7 @@ import {
 	skipE2e,
 } from '../../scripts/n8n-instance';
 import { makeCertificate, startFront, type Front } from '../transport/tls-servers';
-import { e2eLog, lastRunLog, manualWorkflow, MINUTE, startE2e, type E2e } from './helpers';
+import { articlesWorkflow, e2eLog, lastRunLog, MINUTE, startE2e, type E2e } from './helpers';
 
 const SKIP = skipE2e();
 const log = e2eLog('tls');
@@ -30,15 +30,6 @@ const CREDENTIALS = {
 	tls13: { id: 'ErpTls13Server01', name: 'ERP (TLS 1.3 server)' },
 };
 const WORKFLOW_IDS = { tls12: 'ErpE2eTls12Only1', tls13: 'ErpE2eTls13Srv01' };
-
-/** Manual Trigger, then ERP › Article › Get Many (3) with the given API key credential. */
-const listWorkflow = (id: string, credential: { id: string; name: string }) =>
-	manualWorkflow(id, `E2E: list articles through ${credential.name}`, {
-		name: 'ERP',
-		type: 'n8n-nodes-erp.erp',
-		credentials: { erpApi: credential },
-		parameters: { resource: 'article', operation: 'getAll', returnAll: false, limit: 3 },
-	});
 
 (SKIP ? describe.skip : describe)(`real n8n ${N8N_VERSION}: TLS 1.3 minimum on https`, () => {
 	let e2e: E2e;
@@ -55,8 +46,8 @@ const listWorkflow = (id: string, credential: { id: string; name: string }) =>
 			sandbox: { rateLimit: false },
 			start: false,
 			workflows: () => [
-				listWorkflow(WORKFLOW_IDS.tls12, CREDENTIALS.tls12),
-				listWorkflow(WORKFLOW_IDS.tls13, CREDENTIALS.tls13),
+				articlesWorkflow(WORKFLOW_IDS.tls12, CREDENTIALS.tls12),
+				articlesWorkflow(WORKFLOW_IDS.tls13, CREDENTIALS.tls13),
 			],
 			beforeStart: async ({ userFolder, sandbox, config }) => {
 				const certificate = makeCertificate(userFolder);
