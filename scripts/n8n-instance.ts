@@ -170,6 +170,11 @@ export type N8nConfig = {
 	extraEnv?: Record<string, string>;
 };
 
+/** Whether the installed n8n has this backend module (dist/modules/<name>). */
+function hasModule(env: N8nEnv, name: string): boolean {
+	return fs.existsSync(path.join(path.dirname(env.n8nBin), '..', 'dist', 'modules', name));
+}
+
 /** Environment for every n8n process: local only, quiet, no calls home at start-up. */
 export function n8nEnvironment(config: N8nConfig): NodeJS.ProcessEnv {
 	const url = `http://127.0.0.1:${config.port}/`;
@@ -212,7 +217,8 @@ export function n8nEnvironment(config: N8nConfig): NodeJS.ProcessEnv {
 		N8N_DYNAMIC_BANNERS_ENABLED: 'false',
 		N8N_LICENSE_AUTO_RENEW_ENABLED: 'false',
 		N8N_AI_ENABLED: 'false',
-		N8N_DISABLED_MODULES: 'mcp-registry',
+		// Only where n8n has that module (2.x): 1.x refuses to start on an unknown one.
+		...(hasModule(config.env, 'mcp-registry') ? { N8N_DISABLED_MODULES: 'mcp-registry' } : {}),
 		N8N_BLOCK_ENV_ACCESS_IN_NODE: 'true',
 		...config.extraEnv,
 	};
@@ -444,7 +450,12 @@ export async function startN8n(
 		cwd: config.paths.userFolder,
 		env: n8nEnvironment(config),
 		logFile: config.paths.n8nLog,
-		ready: async () => await answersOk(options.healthUrl ?? `${url}/healthz/readiness`),
+		// `n8n start`: ready once its REST API answers too (n8n 1.x reports ready before that).
+		ready: async () =>
+			options.healthUrl
+				? await answersOk(options.healthUrl)
+				: (await answersOk(`${url}/healthz/readiness`)) &&
+					(await answersOk(`${url}/rest/settings`)),
 		timeoutMs,
 	});
 	return { ...running, url };

@@ -15,7 +15,7 @@ import { describe, test } from '@jest/globals';
 import type { INode } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { networkCodeFromError } from '../../nodes/shared/transport/classify';
+import { answerFromError, networkCodeFromError } from '../../nodes/shared/transport/classify';
 import { errorChain } from '../../nodes/shared/transport/errorJson';
 
 const node: INode = {
@@ -91,6 +91,30 @@ describe('network failures wrapped by NodeApiError without its cause', () => {
 		assert.equal(
 			networkCodeFromError([{ httpCode: '503', message: 'Service unavailable' }]),
 			undefined,
+		);
+	});
+
+	test('an HTTP answer thrown as an error keeps its status and body in httpCode and context', () => {
+		const thrown = Object.assign(new Error('Request failed with status code 503'), {
+			response: {
+				status: 503,
+				headers: { 'retry-after': '1' },
+				data: { error: { code: 'unavailable' } },
+			},
+		});
+		const kept = errorChain(withoutCause(thrown));
+		assert.equal(kept.length, 1);
+		assert.deepEqual(answerFromError(kept), {
+			status: 503,
+			headers: {},
+			body: { error: { code: 'unavailable' } },
+		});
+		// Control: with its cause, the answer is read from the response itself, headers included.
+		assert.deepEqual(
+			answerFromError(errorChain(new NodeApiError(node, thrown as never)))?.headers,
+			{
+				'retry-after': '1',
+			},
 		);
 	});
 });

@@ -21,6 +21,14 @@ export function answerFromError(chain: Array<Record<string, unknown>>): HttpAnsw
 			};
 		}
 	}
+	// NodeApiError without its cause (n8n ~1.99 to 2.33): the status is in `httpCode`, the body's
+	// JSON in `context.data`; the headers are lost.
+	for (const entry of chain) {
+		if (typeof entry.httpCode === 'string' && /^\d{3}$/.test(entry.httpCode)) {
+			const body = (entry.context as IDataObject | undefined)?.data;
+			return { status: Number(entry.httpCode), headers: {}, body };
+		}
+	}
 	return undefined;
 }
 

@@ -118,6 +118,9 @@ export async function send(
 		: undefined;
 
 	let retryFirst = false;
+	// n8n 1.x ignores `except: [401]` and hands an expired token's 401 back as an answer: that
+	// attempt is sent again once with status errors thrown, so that n8n refreshes the token.
+	let refreshAttempt: number | undefined;
 	for (let retry = 0; ; retry++) {
 		// A slot of the key's budget, taken before sending (in order; a retry goes first). Past Max
 		// Rate-Limit Wait it is sent anyway: the server's 429 then says how long, and the cap fails clearly.
@@ -133,7 +136,11 @@ export async function send(
 			const response = (await context.helpers.httpRequestWithAuthentication.call(
 				context,
 				credentialType,
-				{ ...options, headers: { ...headers } },
+				{
+					...options,
+					headers: { ...headers },
+					...(retry === refreshAttempt && { ignoreHttpStatusErrors: false }),
+				},
 				credentialOptions,
 			)) as { statusCode: number; headers: IDataObject; body: unknown };
 			answer = {
@@ -141,6 +148,12 @@ export async function send(
 				headers: response.headers ?? {},
 				body: response.body,
 			};
+			if (answer.status === 401 && authentication === 'oAuth2' && refreshAttempt === undefined) {
+				refreshAttempt = retry + 1;
+				retryFirst = true;
+				settle(slot);
+				continue;
+			}
 		} catch (error) {
 			const chain = errorChain(error);
 			const fatal = isReconnectNeeded(chain)
