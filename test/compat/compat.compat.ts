@@ -67,7 +67,7 @@ const IDS = {
 	http: 'ErpCompatHttp001',
 	httpControl: 'ErpCompatHttp002',
 	trigger: 'ErpCompatTrig001',
-	oauth: 'ErpCompatOAuth01',
+	payroll: 'ErpCompatOAuth01',
 	tls12: 'ErpCompatTls1201',
 	tls13: 'ErpCompatTls1301',
 };
@@ -124,7 +124,7 @@ function atLeast(version: string, [major, minor]: number[]): boolean {
 						false,
 					),
 					triggerWorkflow(IDS.trigger, HOOK_ID, 'automatic', SANDBOX_CREDENTIAL),
-					apiRequestWorkflow(IDS.oauth, 'Compat: read the payroll slips', {
+					apiRequestWorkflow(IDS.payroll, 'Compat: read the payroll slips', {
 						path: '/paie/bulletins',
 						queryParameters: { parameter: [{ name: 'periode', value: '2025-12' }] },
 						returnAll: true,
@@ -308,7 +308,7 @@ function atLeast(version: string, [major, minor]: number[]): boolean {
 				assert.equal(expected.length, 8);
 				for (let run = 1; run <= 2; run++) {
 					await new Promise((resolve) => setTimeout(resolve, 2500)); // the access token expires
-					const result = await n8nExecute(e2e.config, IDS.oauth, log);
+					const result = await n8nExecute(e2e.config, IDS.payroll, log);
 					const items = result.data.resultData.runData['ERP API Request'][0].data.main[0].map(
 						(item: { json: unknown }) => item.json,
 					);

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- drives n8n from outside, not a node */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- drives n8n from outside, not a node */
 /**
  * The key-origin guard through n8n's real HTTP Request node, shared by the e2e security file
  * (test/e2e/security.test.ts) and the compatibility runs (test/compat/): a listener on another

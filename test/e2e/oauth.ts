@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- drives n8n from outside, not a node */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- drives n8n from outside, not a node */
 /**
  * OAuth2 for the e2e files (test/e2e/apiRequest.test.ts, test/compat/): the token n8n's
  * "Connect my account" obtains, from the sandbox's real Authorization Code + PKCE flow.
