@@ -27,6 +27,7 @@ import {
 import { expectCount, expectRuns } from '../e2e/count';
 import {
 	articlesWorkflow,
+	assertPackLoaded,
 	e2eLog,
 	erp,
 	lastRunLog,
@@ -51,7 +52,8 @@ import {
 	type TriggerTarget,
 } from '../e2e/trigger-replay';
 import { listAll } from '../trigger/helpers';
-import { makeCertificate, startFront, type Front } from '../transport/tls-servers';
+import type { Front } from '../transport/tls-servers';
+import { startTlsFronts, TLS_CREDENTIALS } from '../e2e/tls-fronts';
 
 const SKIP = skipE2e();
 const VERSIONS = (process.env.ERP_COMPAT_VERSIONS?.split(',') ?? [...COMPAT_VERSIONS]).map((v) =>
@@ -72,11 +74,6 @@ const IDS = {
 	tls13: 'ErpCompatTls1301',
 };
 const HOOK_ID = '5b0f9b5e-7c57-4c8e-9d36-0b8f7a1e2c24';
-const TLS_CREDENTIALS = {
-	tls12: { id: 'ErpCompatTls12Cr', name: 'ERP (TLS 1.2-only server)' },
-	tls13: { id: 'ErpCompatTls13Cr', name: 'ERP (TLS 1.3 server)' },
-};
-
 function atLeast(version: string, [major, minor]: number[]): boolean {
 	const [m, n] = version.split('.').map(Number);
 	return m > major || (m === major && n >= minor);
@@ -132,26 +129,12 @@ function atLeast(version: string, [major, minor]: number[]): boolean {
 					articlesWorkflow(IDS.tls12, TLS_CREDENTIALS.tls12),
 					articlesWorkflow(IDS.tls13, TLS_CREDENTIALS.tls13),
 				],
-				beforeStart: async ({ userFolder, sandbox, config }) => {
-					const certificate = makeCertificate(userFolder);
-					tls12 = await startFront(sandbox.url, certificate, 'TLSv1.2');
-					tls13 = await startFront(sandbox.url, certificate, 'TLSv1.3');
-					config.extraEnv = { NODE_EXTRA_CA_CERTS: certificate.certFile };
+				beforeStart: async (started) => {
+					const fronts = await startTlsFronts(started);
+					({ tls12, tls13 } = fronts);
 					await importCredentials(
-						config,
-						[
-							await payrollCredential(config, sandbox),
-							...(['tls12', 'tls13'] as const).map((which) => ({
-								...TLS_CREDENTIALS[which],
-								type: 'erpApi',
-								data: {
-									environment: 'sandbox',
-									baseUrl: (which === 'tls12' ? tls12 : tls13).baseUrl,
-									apiKey: DEMO_KEYS.full,
-									webhookSecret: '',
-								},
-							})),
-						],
+						started.config,
+						[await payrollCredential(started.config, started.sandbox), ...fronts.credentials],
 						log,
 					);
 				},
@@ -170,19 +153,7 @@ function atLeast(version: string, [major, minor]: number[]): boolean {
 		it(
 			'loads our nodes, the AI-tool variant and both credentials',
 			track(async () => {
-				const nodeTypes = (
-					await e2e.rest.request<Array<{ name: string }>>('GET', '/types/nodes.json')
-				).map((n) => n.name);
-				for (const name of [
-					'n8n-nodes-erp.erp',
-					'n8n-nodes-erp.erpTrigger',
-					'n8n-nodes-erp.erpTool',
-				])
-					assert.ok(nodeTypes.includes(name), `${name} is not among n8n's node types`);
-				const credentialTypes = (
-					await e2e.rest.request<Array<{ name: string }>>('GET', '/types/credentials.json')
-				).map((c) => c.name);
-				assert.ok(credentialTypes.includes('erpApi') && credentialTypes.includes('erpOAuth2Api'));
+				await assertPackLoaded(e2e.rest);
 			}),
 			10 * MINUTE,
 		);

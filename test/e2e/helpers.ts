@@ -49,6 +49,20 @@ export async function erp(
 	return text ? JSON.parse(text) : undefined;
 }
 
+/** n8n lists our nodes (the AI-tool variant included) and both credentials among its types. */
+export async function assertPackLoaded(rest: N8nRest): Promise<void> {
+	const nodeTypes = (await rest.request<Array<{ name: string }>>('GET', '/types/nodes.json')).map(
+		(n) => n.name,
+	);
+	for (const name of ['n8n-nodes-erp.erp', 'n8n-nodes-erp.erpTrigger', 'n8n-nodes-erp.erpTool'])
+		assert.ok(nodeTypes.includes(name), `${name} is not among n8n's node types`);
+	const credentialTypes = (
+		await rest.request<Array<{ name: string }>>('GET', '/types/credentials.json')
+	).map((c) => c.name);
+	assert.ok(credentialTypes.includes('erpApi'), 'erpApi is not among the credential types');
+	assert.ok(credentialTypes.includes('erpOAuth2Api'), 'erpOAuth2Api is not among them');
+}
+
 /** Polls `check` until it returns a value other than undefined, for at most `timeoutMs`. */
 export async function waitFor<T>(
 	what: string,

@@ -12,20 +12,13 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, test } from '@jest/globals';
 
-import type { INode } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { answerFromError, networkCodeFromError } from '../../nodes/shared/transport/classify';
 import { errorChain } from '../../nodes/shared/transport/errorJson';
+import { erpNode } from './helpers';
 
-const node: INode = {
-	id: '1',
-	name: 'ERP',
-	type: 'n8n-nodes-erp.erp',
-	typeVersion: 1,
-	position: [0, 0],
-	parameters: {},
-};
+const node = erpNode;
 
 /** The error of a GET to `url` (it must fail without an answer). */
 async function failedGet(url: string): Promise<Error> {
