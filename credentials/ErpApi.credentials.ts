@@ -11,6 +11,7 @@ import type {
 import { credentialProblem, requestTargetProblem } from '../nodes/shared/guards';
 import { withTlsMinimum } from '../nodes/shared/tls';
 import {
+	apiConventionProperties,
 	environmentProperty,
 	baseUrlProperty,
 	webhookSecretProperty,
@@ -40,6 +41,7 @@ export class ErpApi implements ICredentialType {
 				'Created in the ERP under Settings > API > Keys and shown only once. Production keys start with sk_live_, sandbox keys with sk_test_; the key must match the Environment.',
 		},
 		webhookSecretProperty,
+		...apiConventionProperties,
 	];
 
 	// The function form runs before every request n8n sends with this credential: the credential

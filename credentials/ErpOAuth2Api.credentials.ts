@@ -1,6 +1,7 @@
 import type { ICredentialType, Icon, INodeProperties } from 'n8n-workflow';
 
 import {
+	apiConventionProperties,
 	baseUrlProperty,
 	environmentProperty,
 	webhookSecretProperty,
@@ -158,5 +159,6 @@ export class ErpOAuth2Api implements ICredentialType {
 			default: 'header',
 		},
 		webhookSecretProperty,
+		...apiConventionProperties,
 	];
 }

@@ -6,11 +6,12 @@ import { App, type SandboxOptions } from './server';
 
 export { DEMO_KEYS } from './auth';
 export { DEMO_OAUTH_CLIENT } from './oauth';
-export { signWebhook } from './webhooks';
+export { signBodyHmac, signWebhook } from './conventions';
 export { call, control, errorCode, newSandboxKey, sandboxRequests, sandboxStats } from './client';
 export type { LoggedRequest } from './stats';
 export type { Answer, CallOptions, SandboxStats } from './client';
 export type { SandboxConfig, SandboxOptions } from './server';
+export type { SandboxConventions } from './conventions';
 export type { DeliveryAttempt, WebhookRetry } from './webhooks';
 export type { TokenLifetimes } from './oauth';
 

@@ -254,6 +254,23 @@ export const controlConfigSchema = z.object({
 		.optional(),
 	dailyQuota: z.int().min(1).optional(),
 	maxPageSize: z.int().min(1).max(100).optional(),
+	conventions: z
+		.object({
+			cursorParam: z.string().min(1).optional(),
+			pageSizeParam: z.string().min(1).optional(),
+			itemsPath: z.string().min(1).optional(),
+			nextCursorPath: z.string().min(1).optional(),
+			signature: z.enum(['standard-webhooks', 'hmac-hex', 'hmac-base64']).optional(),
+			signatureHeader: z.string().min(1).optional(),
+			signatureAlgorithm: z.enum(['sha256', 'sha512', 'sha1']).optional(),
+			signaturePrefix: z.string().optional(),
+			timestampHeader: z.string().min(1).optional(),
+			eventTypePath: z.string().min(1).optional(),
+			eventIdPath: z.string().min(1).optional(),
+			eventDataPath: z.string().min(1).optional(),
+			eventTypeHeader: z.string().min(1).optional(),
+		})
+		.optional(),
 	tokenLifetimes: z
 		.object({
 			accessTokenSeconds: z.number().positive().optional(),

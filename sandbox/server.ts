@@ -5,6 +5,12 @@ import { authenticate, KeyRegistry, requireScopes } from './auth';
 import { beyondSpecRoutes, recordAudit } from './beyondSpec';
 import { businessRoutes, seedInvoices, type Emit } from './business';
 import type { Ctx } from './context';
+import {
+	DEFAULT_SANDBOX_CONVENTIONS,
+	shapeListBody,
+	translateQuery,
+	type SandboxConventions,
+} from './conventions';
 import { controlRouter } from './control';
 import { Faults } from './faults';
 import { ApiError, errorReply, json, parseJson, readRawBody, type Reply, Router } from './http';
@@ -33,6 +39,8 @@ export interface SandboxOptions {
 	webhookRetry?: Partial<WebhookRetry>;
 	/** Largest `limit` a list accepts (default 100); above it: 400 "limit must be between 1 and N". */
 	maxPageSize?: number;
+	/** Names and shapes this server uses instead of the contract's (conventions.ts). */
+	conventions?: Partial<SandboxConventions>;
 }
 
 export interface SandboxConfig {
@@ -41,6 +49,7 @@ export interface SandboxConfig {
 	tokenLifetimes: TokenLifetimes;
 	webhookRetry: WebhookRetry;
 	maxPageSize: number;
+	conventions: SandboxConventions;
 }
 
 const INJECTED_CODES: Record<number, string> = {
@@ -60,7 +69,11 @@ export class App {
 	readonly idempotency = new IdempotencyStore();
 	readonly limiter = new RateLimiter(() => this.config);
 	readonly oauth = new OAuthServer(() => this.config.tokenLifetimes);
-	readonly webhooks = new WebhookService(() => this.config.webhookRetry, this.stats);
+	readonly webhooks = new WebhookService(
+		() => this.config.webhookRetry,
+		this.stats,
+		() => this.config.conventions,
+	);
 	private readonly v1 = new Router<Ctx>();
 	private readonly control = controlRouter();
 	private readonly sleeping = new Set<NodeJS.Timeout>();
@@ -91,6 +104,7 @@ export class App {
 			tokenLifetimes: { ...DEFAULT_TOKEN_LIFETIMES, ...o.tokenLifetimes },
 			webhookRetry: { ...DEFAULT_WEBHOOK_RETRY, ...o.webhookRetry },
 			maxPageSize: o.maxPageSize ?? 100,
+			conventions: { ...DEFAULT_SANDBOX_CONVENTIONS, ...o.conventions },
 		};
 		this.store = new Store();
 		seedStore(this.store, this.seed, this.articleCount);
@@ -113,6 +127,7 @@ export class App {
 		if (input.rateLimit !== undefined || input.dailyQuota !== undefined) this.limiter.reset();
 		Object.assign(c.tokenLifetimes, input.tokenLifetimes);
 		Object.assign(c.webhookRetry, input.webhookRetry);
+		Object.assign(c.conventions, input.conventions);
 		return c;
 	}
 
@@ -292,8 +307,12 @@ export class App {
 				now: () => new Date(),
 			};
 			try {
-				if (method === 'GET') checkPageSize(qs, this.config.maxPageSize);
+				const { conventions } = this.config;
+				translateQuery(qs, conventions);
+				if (method === 'GET') checkPageSize(qs, this.config.maxPageSize, conventions.pageSizeParam);
 				reply = await route.handler(ctx, params);
+				if (method === 'GET' && reply.status === 200)
+					reply = { ...reply, body: shapeListBody(reply.body, conventions) };
 			} catch (e) {
 				reply = this.replyFor(e);
 			}
@@ -311,8 +330,9 @@ export class App {
  * A server that allows smaller pages than the contract's 100 (config `maxPageSize`), as the spec
  * permits: any other `limit` is refused with 400 `invalid_query`, and without `limit` the default
  * page (20) is no larger than the maximum. With the default maximum, the lists check `limit` alone.
+ * `name` is the page size parameter as this server names it (conventions.ts).
  */
-function checkPageSize(qs: URLSearchParams, max: number): void {
+function checkPageSize(qs: URLSearchParams, max: number, name: string): void {
 	if (max >= 100) return;
 	const raw = qs.get('limit');
 	if (raw === null || raw === '') {
@@ -320,8 +340,8 @@ function checkPageSize(qs: URLSearchParams, max: number): void {
 		return;
 	}
 	if (!/^\s*\d+\s*$/.test(raw) || Number(raw) < 1 || Number(raw) > max) {
-		const message = `limit must be between 1 and ${max}`;
-		throw new ApiError(400, 'invalid_query', message, [{ field: 'limit', message }]);
+		const message = `${name} must be between 1 and ${max}`;
+		throw new ApiError(400, 'invalid_query', message, [{ field: name, message }]);
 	}
 }
 

@@ -1,8 +1,9 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports */
 // Webhook registrations, Standard Webhooks signing, deliveries with exponential backoff.
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
+import { deliveryHeaders, eventBody, type SandboxConventions } from './conventions';
 import type { Ctx } from './context';
 import { json, notFound, type Router, validateBody } from './http';
 import type { Stats } from './stats';
@@ -42,11 +43,7 @@ export interface DeliveryAttempt {
 
 const LOG_CAP = 10000;
 
-/** Standard Webhooks: base64(HMAC-SHA256(key, `${id}.${timestamp}.${body}`)), key = base64-decoded secret after `whsec_`. */
-export function signWebhook(secret: string, id: string, timestamp: number, body: string): string {
-	const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
-	return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
-}
+export { signWebhook } from './conventions';
 
 /** A webhook as listed and read: everything but the secret. */
 const publicView = (h: Webhook) => ({
@@ -78,6 +75,7 @@ export class WebhookService {
 	constructor(
 		private readonly retry: () => WebhookRetry,
 		private readonly stats: Stats,
+		private readonly conventions: () => SandboxConventions,
 	) {}
 
 	/** Forgets registrations, logs and pending retries. */
@@ -137,7 +135,7 @@ export class WebhookService {
 		};
 		push(this.events, event);
 		if (this.closed) return event;
-		const body = JSON.stringify(event);
+		const body = eventBody(event, this.conventions());
 		for (const hook of this.hooks.values()) {
 			if (hook.status !== 'active') continue;
 			if (!hook.events.includes('*') && !hook.events.includes(type)) continue;
@@ -171,9 +169,7 @@ export class WebhookService {
 			headers: {
 				'content-type': 'application/json',
 				'user-agent': 'erp-sandbox-webhooks/1.0',
-				'webhook-id': event.id,
-				'webhook-timestamp': String(timestamp),
-				'webhook-signature': signWebhook(hook.secret, event.id, timestamp, body),
+				...deliveryHeaders(hook.secret, event, body, timestamp, this.conventions()),
 			},
 		});
 		this.requests.add(req);

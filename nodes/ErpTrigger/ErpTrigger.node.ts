@@ -23,13 +23,14 @@ import {
 	EVENT_OPTIONS,
 	isSelected,
 	normalizeEvents,
+	readEvent,
 	RESTRICTED_EVENTS,
 	RESTRICTED_SCOPE,
 	SCOPES_BY_TOPIC,
 } from './events';
-import { verifyStandardWebhook, type WebhookHeaders } from './signature';
+import { verifySignature, type WebhookHeaders } from './signature';
 import { replayMemory } from './replay';
-import { checkExists, create, isManual, remove, resolveSecret } from './webhookLifecycle';
+import { checkExists, create, isManual, remove, resolveVerification } from './webhookLifecycle';
 
 const DEFAULT_TOLERANCE_SECONDS = 300;
 /** Delivery headers never copied into the output item. */
@@ -94,10 +95,6 @@ function answer(
 	return { noWebhookResponse: true };
 }
 
-function isPlainObject(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 export class ErpTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'ERP Trigger',
@@ -157,7 +154,7 @@ export class ErpTrigger implements INodeType {
 			},
 			{
 				displayName:
-					"Each delivery starts at most one run: replays are refused by the n8n process that receives this trigger's webhooks. In queue mode with several webhook processes, send this trigger's path to one of them (see the README's Replay protection section).",
+					"Each delivery starts at most one run: replays are refused by the n8n process that receives this trigger's webhooks. In queue mode with several webhook processes, send this trigger's path to one of them (see the README's Replay protection section). With a body HMAC signature without a timestamp header (credential's Custom API Conventions), a replayed event ID is still refused while this process remembers it, but an old delivery cannot be refused for its age.",
 				name: 'replayNotice',
 				type: 'notice',
 				default: '',
@@ -202,7 +199,7 @@ export class ErpTrigger implements INodeType {
 		const options = readOptions(this);
 		const { toleranceSeconds } = options;
 
-		const secret = await resolveSecret(this);
+		const { secret, conventions } = await resolveVerification(this);
 		if (secret === undefined) {
 			return answer(this, 401, {
 				error: 'not_configured',
@@ -216,7 +213,7 @@ export class ErpTrigger implements INodeType {
 		const headers = ((req as { headersDistinct?: WebhookHeaders }).headersDistinct ??
 			req.headers) as WebhookHeaders;
 		const nowSeconds = Math.floor(Date.now() / 1000);
-		const check = verifyStandardWebhook({
+		const check = verifySignature(conventions.signature, {
 			secret,
 			headers,
 			rawBody: req.rawBody,
@@ -225,16 +222,20 @@ export class ErpTrigger implements INodeType {
 		});
 		if (!check.ok) return answer(this, 401, { error: 'invalid_signature', reason: check.reason });
 
-		let event: unknown;
+		let body: unknown;
 		try {
-			event = JSON.parse(req.rawBody.toString('utf8'));
+			body = JSON.parse(req.rawBody.toString('utf8'));
 		} catch {
 			return answer(this, 400, { error: 'malformed_body', message: 'The body is not valid JSON' });
 		}
-		if (!isPlainObject(event) || typeof event.type !== 'string') {
+		const event = readEvent(body, headers, conventions.event);
+		if (!event.ok) return answer(this, 400, { error: 'malformed_body', message: event.message });
+		// The replay memory's key: the signed id (Standard Webhooks), else the event's id in the body.
+		const deliveryId = check.id ?? event.id;
+		if (deliveryId === undefined) {
 			return answer(this, 400, {
 				error: 'malformed_body',
-				message: 'The body is not an ERP event',
+				message: `The event has no ID at ${conventions.event.idPath.join('.')}, so a replay could not be refused`,
 			});
 		}
 
@@ -243,10 +244,12 @@ export class ErpTrigger implements INodeType {
 			return answer(this, 200, { received: true, ignored: 'event_not_selected' });
 		}
 
-		// Check and record in one synchronous step: no await between them (see replay.ts).
+		// Check and record in one synchronous step: no await between them (see replay.ts). A scheme
+		// without a signed timestamp is remembered from its arrival: a replayed id is still refused,
+		// an old delivery never seen (or forgotten) cannot be.
 		const verdict = replayMemory.checkAndRecord(
 			`${this.getWorkflow().id ?? ''}/${this.getNode().id}`,
-			{ id: check.id, t: check.timestamp },
+			{ id: deliveryId, t: check.timestamp ?? nowSeconds },
 			nowSeconds,
 			toleranceSeconds,
 		);
@@ -269,10 +272,10 @@ export class ErpTrigger implements INodeType {
 		}
 
 		const item: IDataObject = {
-			id: typeof event.id === 'string' ? event.id : check.id,
+			id: event.id ?? deliveryId,
 			type: event.type,
-			created_at: event.created_at,
-			data: event.data,
+			created_at: event.created_at as IDataObject['created_at'],
+			data: event.data as IDataObject['data'],
 		};
 		if (options.includeHeaders) {
 			const kept: IDataObject = {};

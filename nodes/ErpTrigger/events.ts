@@ -1,5 +1,7 @@
 import type { INodePropertyOptions } from 'n8n-workflow';
 
+import type { EventConventions } from '../shared/conventions';
+import { valueAt } from '../shared/conventions';
 import type { ErpEvent } from '../shared/transport';
 import { EVENT_SCOPES } from '../shared/transport';
 
@@ -116,4 +118,58 @@ export function sameEvents(a: unknown, b: unknown): boolean {
 /** Whether an event of this type starts the workflow for this (normalized) selection. */
 export function isSelected(selection: string[], type: string): boolean {
 	return selection.includes(ALL_EVENTS) || selection.includes(type);
+}
+
+/** What the trigger reads from a delivery, or why it cannot. */
+export type ReadEvent =
+	| { ok: true; type: string; id?: string; created_at: unknown; data: unknown }
+	| { ok: false; message: string };
+
+/**
+ * The event in a delivery's parsed body, where the credential's conventions say it is: the type
+ * at `typePath` (or in the `typeHeader`, when set), the id at `idPath` (a text or a whole number),
+ * the data at `dataPath`; `created_at` at the top when there is one. The body must be an object.
+ */
+export function readEvent(
+	body: unknown,
+	headers: Record<string, string | string[] | undefined>,
+	conventions: EventConventions,
+): ReadEvent {
+	if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+		return { ok: false, message: 'The body is not an ERP event' };
+	}
+	let type: unknown;
+	if (conventions.typeHeader !== undefined) {
+		const found = Object.entries(headers).filter(
+			([name]) => name.toLowerCase() === conventions.typeHeader,
+		);
+		const value = found.length === 1 ? found[0][1] : undefined;
+		type = Array.isArray(value) ? (value.length === 1 ? value[0] : undefined) : value;
+		if (typeof type !== 'string' || type.trim() === '') {
+			return { ok: false, message: `The event type header ${conventions.typeHeader} is missing` };
+		}
+		type = type.trim();
+	} else {
+		type = valueAt(body, conventions.typePath);
+	}
+	if (typeof type !== 'string' || type === '') {
+		return {
+			ok: false,
+			message: `The body is not an ERP event (no text at ${conventions.typePath.join('.')})`,
+		};
+	}
+	const rawId = valueAt(body, conventions.idPath);
+	const id =
+		typeof rawId === 'string' && rawId !== ''
+			? rawId
+			: typeof rawId === 'number' && Number.isSafeInteger(rawId)
+				? String(rawId)
+				: undefined;
+	return {
+		ok: true,
+		type,
+		id,
+		created_at: (body as Record<string, unknown>).created_at,
+		data: valueAt(body, conventions.dataPath),
+	};
 }

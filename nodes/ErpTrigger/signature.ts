@@ -1,8 +1,17 @@
-// Standard Webhooks signature check (https://www.standardwebhooks.com), as fixed by docs/api-contract.md:
-// headers `webhook-id`, `webhook-timestamp` (Unix seconds) and `webhook-signature` (space-separated
-// `v1,<base64>` entries), HMAC-SHA256 over `<id>.<timestamp>.<raw body>` keyed with the base64-decoded
-// secret after `whsec_`. Pure: no n8n context, no clock, no I/O.
+// Signature checks of webhook deliveries, one small pure function per scheme, with the same input
+// and result (no n8n context, no clock, no I/O); `verifySignature` picks the credential's scheme
+// (Custom API Conventions, ../shared/conventions.ts).
+// - Standard Webhooks (https://www.standardwebhooks.com), the contract's default
+//   (docs/api-contract.md): headers `webhook-id`, `webhook-timestamp` (Unix seconds) and
+//   `webhook-signature` (space-separated `v1,<base64>` entries), HMAC-SHA256 over
+//   `<id>.<timestamp>.<raw body>` keyed with the base64-decoded secret after `whsec_`.
+// - HMAC of the body in one header (GitHub, Shopify, WooCommerce style): `<prefix><digest>` in the
+//   configured header, the digest (hex or base64) of the raw body keyed with the secret's text;
+//   with a timestamp header, of `<timestamp>.<raw body>`. No id: the event reader takes it from
+//   the body.
 import { createHmac, timingSafeEqual } from 'crypto';
+
+import type { SignatureScheme } from '../shared/conventions';
 
 export const SECRET_PREFIX = 'whsec_';
 
@@ -38,8 +47,9 @@ export type VerifyFailureReason =
 	| 'malformed_signature'
 	| 'no_matching_signature';
 
+/** `id` and `timestamp` are what the signature covers: a scheme without them leaves them out. */
 export type VerifyWebhookResult =
-	| { ok: true; id: string; timestamp: number }
+	| { ok: true; id?: string; timestamp?: number }
 	| { ok: false; reason: VerifyFailureReason };
 
 /** The HMAC key of a secret, or undefined when the secret is not (`whsec_` +) canonical, non-empty base64. */
@@ -66,9 +76,11 @@ function decodeSecret(secret: string): Buffer | undefined {
 
 type HeaderLookup = { value: string } | { reason: 'missing_header' | 'duplicate_header' };
 
-/** Collects the three signature headers in one pass; a name seen twice (any case) or an array of several values is a duplicate. */
-function readSignatureHeaders(headers: WebhookHeaders): Record<string, HeaderLookup> {
-	const wanted = ['webhook-id', 'webhook-timestamp', 'webhook-signature'];
+/** Collects the `wanted` headers (lower case) in one pass; a name seen twice (any case) or an array of several values is a duplicate. */
+function readSignatureHeaders(
+	headers: WebhookHeaders,
+	wanted: string[],
+): Record<string, HeaderLookup> {
 	const found: Record<string, HeaderLookup> = {};
 	for (const name of wanted) found[name] = { reason: 'missing_header' };
 	const seen = new Set<string>();
@@ -106,12 +118,9 @@ export function verifyStandardWebhook(input: VerifyWebhookInput): VerifyWebhookR
 	const body = typeof rawBody === 'string' ? Buffer.from(rawBody, 'utf8') : rawBody;
 	if (!Buffer.isBuffer(body) || body.length === 0) return fail('missing_body');
 
-	const found = readSignatureHeaders(headers);
-	const lookups = [found['webhook-id'], found['webhook-timestamp'], found['webhook-signature']];
-	for (const lookup of lookups)
-		if ('reason' in lookup && lookup.reason === 'duplicate_header') return fail(lookup.reason);
-	for (const lookup of lookups) if ('reason' in lookup) return fail(lookup.reason);
-	const [id, timestampText, signatureHeader] = lookups.map((l) => (l as { value: string }).value);
+	const found = headerValues(headers, ['webhook-id', 'webhook-timestamp', 'webhook-signature']);
+	if ('reason' in found) return fail(found.reason);
+	const [id, timestampText, signatureHeader] = found.values;
 
 	if (
 		id.length > MAX_ID_LENGTH ||
@@ -122,14 +131,8 @@ export function verifyStandardWebhook(input: VerifyWebhookInput): VerifyWebhookR
 	}
 	// Visible ASCII only: the id is part of the signed content and of the replay memory.
 	if (!/^[\x21-\x7e]+$/.test(id)) return fail('invalid_id');
-	if (!/^[0-9]+$/.test(timestampText)) return fail('invalid_timestamp');
-
-	const timestamp = Number(timestampText);
-	if (!Number.isFinite(toleranceSeconds) || toleranceSeconds < 0 || !Number.isFinite(nowSeconds)) {
-		return fail('invalid_timestamp');
-	}
-	if (nowSeconds - timestamp > toleranceSeconds) return fail('timestamp_too_old');
-	if (timestamp - nowSeconds > toleranceSeconds) return fail('timestamp_in_future');
+	const timestamp = checkTimestamp(timestampText, toleranceSeconds, nowSeconds);
+	if (typeof timestamp === 'string') return fail(timestamp);
 
 	const expected = Buffer.from(
 		createHmac('sha256', key).update(`${id}.${timestampText}.`).update(body).digest('base64'),
@@ -149,4 +152,99 @@ export function verifyStandardWebhook(input: VerifyWebhookInput): VerifyWebhookR
 			matched = true;
 	}
 	return matched ? { ok: true, id, timestamp } : fail('no_matching_signature');
+}
+
+/** The `wanted` headers' values in order, or the first problem (a duplicate before a missing one). */
+function headerValues(
+	headers: WebhookHeaders,
+	wanted: string[],
+): { values: string[] } | { reason: 'missing_header' | 'duplicate_header' } {
+	const found = readSignatureHeaders(headers, wanted);
+	const lookups = wanted.map((name) => found[name]);
+	for (const lookup of lookups)
+		if ('reason' in lookup && lookup.reason === 'duplicate_header')
+			return { reason: lookup.reason };
+	for (const lookup of lookups) if ('reason' in lookup) return { reason: lookup.reason };
+	return { values: lookups.map((l) => (l as { value: string }).value) };
+}
+
+/** A signed Unix timestamp inside the tolerance, or why not. */
+function checkTimestamp(
+	text: string,
+	toleranceSeconds: number,
+	nowSeconds: number,
+): number | 'invalid_timestamp' | 'timestamp_too_old' | 'timestamp_in_future' {
+	if (!/^[0-9]+$/.test(text)) return 'invalid_timestamp';
+	const timestamp = Number(text);
+	if (!Number.isFinite(toleranceSeconds) || toleranceSeconds < 0 || !Number.isFinite(nowSeconds)) {
+		return 'invalid_timestamp';
+	}
+	if (nowSeconds - timestamp > toleranceSeconds) return 'timestamp_too_old';
+	if (timestamp - nowSeconds > toleranceSeconds) return 'timestamp_in_future';
+	return timestamp;
+}
+
+export type BodyHmacScheme = Extract<SignatureScheme, { kind: 'bodyHmac' }>;
+
+/**
+ * Checks one delivery signed with an HMAC of its body in one header. Refuses (in this order) an
+ * empty secret, a missing body, missing or duplicated headers, an oversized header, a timestamp
+ * that is malformed or outside the tolerance (only with a timestamp header), a header without the
+ * prefix or with a malformed digest, and a digest that differs (compared in constant time).
+ */
+export function verifyBodyHmac(
+	input: VerifyWebhookInput,
+	scheme: BodyHmacScheme,
+): VerifyWebhookResult {
+	const { secret, headers, rawBody, toleranceSeconds, nowSeconds } = input;
+	const fail = (reason: VerifyFailureReason): VerifyWebhookResult => ({ ok: false, reason });
+	if (!isUsableSecret(scheme, secret)) return fail('invalid_secret');
+	const body = typeof rawBody === 'string' ? Buffer.from(rawBody, 'utf8') : rawBody;
+	if (!Buffer.isBuffer(body) || body.length === 0) return fail('missing_body');
+
+	const wanted = [scheme.header, ...(scheme.timestampHeader ? [scheme.timestampHeader] : [])];
+	const found = headerValues(headers, wanted);
+	if ('reason' in found) return fail(found.reason);
+	const [signature, timestampText] = found.values;
+	if (
+		signature.length > MAX_SIGNATURE_HEADER_LENGTH ||
+		(timestampText ?? '').length > MAX_TIMESTAMP_LENGTH
+	) {
+		return fail('header_too_large');
+	}
+	let timestamp: number | undefined;
+	if (timestampText !== undefined) {
+		const checked = checkTimestamp(timestampText, toleranceSeconds, nowSeconds);
+		if (typeof checked === 'string') return fail(checked);
+		timestamp = checked;
+	}
+
+	if (!signature.startsWith(scheme.prefix)) return fail('malformed_signature');
+	let token = signature.slice(scheme.prefix.length);
+	const wellFormed = scheme.encoding === 'hex' ? /^[0-9A-Fa-f]+$/ : /^[A-Za-z0-9+/]+={0,2}$/;
+	if (!wellFormed.test(token)) return fail('malformed_signature');
+	if (scheme.encoding === 'hex') token = token.toLowerCase();
+
+	const hmac = createHmac(scheme.algorithm, Buffer.from(secret.trim(), 'utf8'));
+	if (timestampText !== undefined) hmac.update(`${timestampText}.`);
+	const expected = Buffer.from(hmac.update(body).digest(scheme.encoding), 'utf8');
+	const candidate = Buffer.from(token, 'utf8');
+	const matched = candidate.length === expected.length && timingSafeEqual(candidate, expected);
+	return matched ? { ok: true, timestamp } : fail('no_matching_signature');
+}
+
+/** Whether deliveries can be checked with this secret under this scheme. */
+export function isUsableSecret(scheme: SignatureScheme, secret: unknown): boolean {
+	if (typeof secret !== 'string') return false;
+	return scheme.kind === 'standardWebhooks'
+		? decodeWebhookSecret(secret) !== undefined
+		: secret.trim() !== '';
+}
+
+/** Checks one delivery with the credential's scheme. */
+export function verifySignature(
+	scheme: SignatureScheme,
+	input: VerifyWebhookInput,
+): VerifyWebhookResult {
+	return scheme.kind === 'bodyHmac' ? verifyBodyHmac(input, scheme) : verifyStandardWebhook(input);
 }

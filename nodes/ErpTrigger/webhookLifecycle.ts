@@ -17,9 +17,11 @@ import { randomUUID } from 'crypto';
 import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { readConventions } from '../shared/conventions';
+import type { ApiConventions } from '../shared/conventions';
 import { erpApiRequest, erpPaginate, getGuardedCredentials } from '../shared/transport';
 import { normalizeEvents, sameEvents } from './events';
-import { decodeWebhookSecret } from './signature';
+import { isUsableSecret } from './signature';
 
 /** Static data keys (node scope). */
 export const STATIC_KEYS = {
@@ -80,32 +82,41 @@ function selectedEvents(context: IHookFunctions): string[] {
 	return events;
 }
 
+/** The credential's conventions (checked: a setting that cannot work fails naming it). */
+async function conventionsOf(context: TriggerContext): Promise<ApiConventions> {
+	return readConventions(await getGuardedCredentials(context), context.getNode());
+}
+
 /**
- * The secret deliveries are verified with: the registration's in automatic mode, the credential's
- * Webhook Secret in manual mode. Undefined when there is none or it is malformed.
+ * What deliveries are verified with: the credential's conventions, and the secret (the
+ * registration's in automatic mode, the credential's Webhook Secret in manual mode; undefined when
+ * there is none or the signature scheme cannot use it).
  */
-export async function resolveSecret(context: TriggerContext): Promise<string | undefined> {
-	let secret: unknown;
-	if (isManual(context)) {
-		// Guarded like every request: a credential refused for API calls is refused here too.
-		secret = (await getGuardedCredentials(context)).webhookSecret;
-	} else {
-		secret = context.getWorkflowStaticData('node')[STATIC_KEYS.secret];
-	}
-	if (typeof secret !== 'string') return undefined;
+export async function resolveVerification(
+	context: TriggerContext,
+): Promise<{ conventions: ApiConventions; secret?: string }> {
+	// Guarded like every request: a credential refused for API calls is refused here too.
+	const credentials = await getGuardedCredentials(context);
+	const conventions = readConventions(credentials, context.getNode());
+	const secret = isManual(context)
+		? credentials.webhookSecret
+		: context.getWorkflowStaticData('node')[STATIC_KEYS.secret];
+	if (typeof secret !== 'string') return { conventions };
 	const trimmed = secret.trim();
-	return decodeWebhookSecret(trimmed) === undefined ? undefined : trimmed;
+	return isUsableSecret(conventions.signature, trimmed)
+		? { conventions, secret: trimmed }
+		: { conventions };
 }
 
 async function checkManual(context: IHookFunctions): Promise<boolean> {
 	selectedEvents(context);
-	if ((await resolveSecret(context)) === undefined) {
+	if ((await resolveVerification(context)).secret === undefined) {
 		throw new NodeOperationError(
 			context.getNode(),
 			'Manual registration needs the webhook secret: set Webhook Secret in the ERP credential',
 			{
 				description:
-					"Copy the secret the ERP showed when you registered this node's Production URL (it starts with whsec_) into the credential's Webhook Secret field. Without it, deliveries cannot be verified, and the trigger never accepts unsigned events.",
+					"Copy the secret the ERP showed when you registered this node's Production URL (it starts with whsec_ with Standard Webhooks signatures) into the credential's Webhook Secret field. Without it, deliveries cannot be verified, and the trigger never accepts unsigned events.",
 			},
 		);
 	}
@@ -163,6 +174,7 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 	const data = this.getWorkflowStaticData('node');
 	const url = this.getNodeWebhookUrl('default') as string;
 	const events = selectedEvents(this);
+	const { signature } = await conventionsOf(this);
 	const workflowId = this.getWorkflow().id ?? '';
 	const created = (await erpApiRequest.call(this, {
 		method: 'POST',
@@ -177,14 +189,11 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 		idempotencyKey: randomUUID(),
 	})) as IDataObject;
 
-	if (
-		typeof created?.id !== 'string' ||
-		decodeWebhookSecret(String(created.secret ?? '')) === undefined
-	) {
+	if (typeof created?.id !== 'string' || !isUsableSecret(signature, String(created.secret ?? ''))) {
 		if (typeof created?.id === 'string') await deleteRemote(this, created.id);
 		throw new NodeOperationError(this.getNode(), 'The ERP did not return a webhook id and secret', {
 			description:
-				'POST /webhooks answered without an id or a valid whsec_ secret, so deliveries could not be verified. The registration was not kept.',
+				'POST /webhooks answered without an id or a secret the signature scheme can use (whsec_... with Standard Webhooks), so deliveries could not be verified. The registration was not kept.',
 		});
 	}
 	data[STATIC_KEYS.id] = created.id;

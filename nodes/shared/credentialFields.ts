@@ -35,3 +35,187 @@ export const webhookSecretProperty: INodeProperties = {
 	description:
 		'Only for the ERP Trigger in manual registration mode: the signing secret the ERP shows for the webhook you created in its settings',
 };
+
+/** Shows a field only when Custom API Conventions is on. */
+const whenCustom = { show: { customConventions: [true] } };
+const whenHmac = { show: { customConventions: [true], signatureScheme: ['bodyHmac'] } };
+
+/**
+ * Custom API Conventions: what an ERP may name differently from docs/api-contract.md. Closed by
+ * default; every default is the contract's, so a credential saved before these fields existed
+ * behaves exactly as before. Read and checked by ../shared/conventions.ts.
+ */
+export const apiConventionProperties: INodeProperties[] = [
+	{
+		displayName: 'Custom API Conventions',
+		name: 'customConventions',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether your ERP names list parameters, list answers, webhook signatures or events differently from the defaults (cursor, limit, data, pagination.next_cursor, Standard Webhooks, event type and ID). See "Connecting to your ERP" in the README.',
+	},
+	{
+		displayName: 'Cursor Query Parameter',
+		name: 'cursorParam',
+		type: 'string',
+		displayOptions: whenCustom,
+		default: 'cursor',
+		placeholder: 'starting_after',
+		description: 'The query parameter that asks a list for the page after a cursor',
+	},
+	{
+		displayName: 'Page Size Query Parameter',
+		name: 'pageSizeParam',
+		type: 'string',
+		displayOptions: whenCustom,
+		default: 'limit',
+		placeholder: 'per_page',
+		description: 'The query parameter that sets how many items a list page holds',
+	},
+	{
+		displayName: 'Items Path',
+		name: 'itemsPath',
+		type: 'string',
+		displayOptions: whenCustom,
+		default: 'data',
+		placeholder: 'items',
+		description:
+			'Where the items are in a list answer: names separated by dots, such as results or page.items',
+	},
+	{
+		displayName: 'Next Cursor Path',
+		name: 'nextCursorPath',
+		type: 'string',
+		displayOptions: whenCustom,
+		default: 'pagination.next_cursor',
+		placeholder: 'meta.next',
+		description:
+			'Where the cursor of the next page is in a list answer: names separated by dots. A missing, empty or null value ends the list.',
+	},
+	{
+		displayName: 'Webhook Signature',
+		name: 'signatureScheme',
+		type: 'options',
+		displayOptions: whenCustom,
+		options: [
+			{
+				name: 'Standard Webhooks',
+				value: 'standardWebhooks',
+				description:
+					'Headers webhook-ID, webhook-timestamp and webhook-signature (v1, HMAC-SHA256, base64), secret whsec_…',
+			},
+			{
+				name: 'HMAC of the Body in a Header',
+				value: 'bodyHmac',
+				description:
+					'One header holds an HMAC of the raw body keyed with the secret as text, as GitHub, Shopify or WooCommerce send',
+			},
+		],
+		default: 'standardWebhooks',
+		description: 'How the ERP signs its webhook deliveries (ERP Trigger only)',
+	},
+	{
+		displayName: 'Signature Header',
+		name: 'signatureHeader',
+		type: 'string',
+		displayOptions: whenHmac,
+		default: 'X-Signature',
+		placeholder: 'X-Hub-Signature-256',
+		description: 'The header that holds the signature',
+	},
+	{
+		displayName: 'Signature Algorithm',
+		name: 'signatureAlgorithm',
+		type: 'options',
+		displayOptions: whenHmac,
+		options: [
+			{ name: 'HMAC-SHA256', value: 'sha256' },
+			{ name: 'HMAC-SHA512', value: 'sha512' },
+			{ name: 'HMAC-SHA1 (Weak)', value: 'sha1' },
+		],
+		default: 'sha256',
+	},
+	{
+		displayName:
+			'HMAC-SHA1 is weak: choose it only if your ERP cannot sign with SHA-256 or SHA-512',
+		name: 'sha1Notice',
+		type: 'notice',
+		displayOptions: {
+			show: {
+				customConventions: [true],
+				signatureScheme: ['bodyHmac'],
+				signatureAlgorithm: ['sha1'],
+			},
+		},
+		default: '',
+	},
+	{
+		displayName: 'Signature Encoding',
+		name: 'signatureEncoding',
+		type: 'options',
+		displayOptions: whenHmac,
+		options: [
+			{ name: 'Hex', value: 'hex' },
+			{ name: 'Base64', value: 'base64' },
+		],
+		default: 'hex',
+	},
+	{
+		displayName: 'Signature Prefix',
+		name: 'signaturePrefix',
+		type: 'string',
+		displayOptions: whenHmac,
+		default: '',
+		placeholder: 'sha256=',
+		description: 'Text before the signature in the header, if any',
+	},
+	{
+		displayName: 'Timestamp Header',
+		name: 'timestampHeader',
+		type: 'string',
+		displayOptions: whenHmac,
+		default: '',
+		placeholder: 'X-Timestamp',
+		description:
+			'Optional: a header with the delivery time in Unix seconds, signed together with the body as the timestamp, a dot, then the body. Without it the trigger cannot refuse an old delivery replayed later, only one whose event ID it has already seen.',
+	},
+	{
+		displayName: 'Event Type Path',
+		name: 'eventTypePath',
+		type: 'string',
+		displayOptions: whenCustom,
+		default: 'type',
+		placeholder: 'event',
+		description:
+			"Where the event's type (such as stock.bas) is in a delivery's body: names separated by dots",
+	},
+	{
+		displayName: 'Event Type Header',
+		name: 'eventTypeHeader',
+		type: 'string',
+		displayOptions: whenCustom,
+		default: '',
+		placeholder: 'X-Event-Type',
+		description:
+			"Optional: a header that holds the event's type; when set, it is read instead of the body",
+	},
+	{
+		displayName: 'Event ID Path',
+		name: 'eventIdPath',
+		type: 'string',
+		displayOptions: whenCustom,
+		default: 'id',
+		placeholder: 'payload.event_id',
+		description:
+			"Where the event's ID is in a delivery's body: names separated by dots. Used against replays when the signature carries no ID.",
+	},
+	{
+		displayName: 'Event Data Path',
+		name: 'eventDataPath',
+		type: 'string',
+		displayOptions: whenCustom,
+		default: 'data',
+		placeholder: 'payload',
+		description: "Where the event's data is in a delivery's body: names separated by dots",
+	},
+];

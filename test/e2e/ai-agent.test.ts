@@ -15,6 +15,7 @@ import { sandboxStats } from '../../sandbox';
 import { EXAMPLE_IDS, loadExamples, type Workflow } from '../../scripts/examples';
 import { N8N_VERSION } from '../../scripts/n8n-env';
 import { importCredentials, keepFilesOnFailure, skipE2e } from '../../scripts/n8n-instance';
+import { expectCount, expectRuns, stableRunCount } from './count';
 import { e2eLog, erp, MINUTE, startE2e, type ApiJson, type E2e } from './helpers';
 import { FINAL_ANSWER_PREFIX, startScriptedModel, type ScriptedModel } from './scripted-model';
 
@@ -105,18 +106,25 @@ function withPublicChat(workflow: Workflow): Workflow {
 
 	/**
 	 * One chat turn with the model scripted to call the article tool with `searchText`. Checks
-	 * that the model was called twice (the question, then the tool's result) and that the tool
-	 * searched the sandbox once; returns those requests, the tool's result the model was sent, and
-	 * the chat's answer.
+	 * that the model was called twice (the question, then the tool's result), that the tool
+	 * searched the sandbox once and that the turn was one execution, each counted with its quiet
+	 * period; returns those requests, the tool's result the model was sent, and the chat's answer.
 	 */
 	async function turn(question: string, searchText: string) {
 		model.script = { toolName: ARTICLE_TOOL, args: { search_text: searchText } };
 		const first = model.requests.length;
 		const searchesBefore = await articleSearches();
+		const runsBefore = await stableRunCount(e2e.rest, EXAMPLE_IDS.aiAgent);
 		const answer = await chat(question);
-		const requests = model.requests.slice(first);
-		assert.equal(requests.length, 2, JSON.stringify(requests));
-		assert.equal((await articleSearches()) - searchesBefore, 1, 'the tool searched the sandbox');
+		const requests = (await expectCount('model calls of the turn', 2, async () => {
+			const made = model.requests.slice(first);
+			return { count: made.length, detail: made };
+		}))!;
+		await expectCount('article searches in the sandbox by the tool', 1, async () => ({
+			count: (await articleSearches()) - searchesBefore,
+		}));
+		const [run] = await expectRuns(e2e.rest, EXAMPLE_IDS.aiAgent, runsBefore + 1);
+		assert.equal(run.status, 'success', JSON.stringify(run));
 		const toolResults = requests.flatMap((r) => r.messages.filter((m) => m.role === 'tool'));
 		const toolResult = String(toolResults[toolResults.length - 1]?.content ?? '');
 		log(`the tool's result for "${searchText}": ${toolResult.slice(0, 300)}`);
@@ -198,10 +206,6 @@ function withPublicChat(workflow: Workflow): Workflow {
 				assert.ok(answer.output.includes(mug.reference), answer.output);
 				assert.ok(answer.output.includes(mug.designation), answer.output);
 			}
-
-			const runs = await e2e.rest.executions(EXAMPLE_IDS.aiAgent);
-			assert.equal(runs.length, 1);
-			assert.equal(runs[0].status, 'success', JSON.stringify(runs));
 		}),
 		80 * MINUTE,
 	);

@@ -20,6 +20,7 @@ import {
 	n8nExecute,
 	skipE2e,
 } from '../../scripts/n8n-instance';
+import { expectCount } from './count';
 import { e2eLog, erp, MINUTE, startE2e, type E2e } from './helpers';
 import { apiRequestWorkflow, payrollCredential } from './oauth';
 
@@ -74,16 +75,22 @@ const WORKFLOW_IDS = { slips: 'ErpE2ePayroll001', journal: 'ErpE2eAuditJrnl1' };
 				assert.deepEqual(items, expected);
 
 				// The sandbox's audit journal: the read was made with the OAuth2 grant, not a key.
-				const journal = (await erp(e2e.sandbox, '/audit/journal?limit=100')).data.filter(
-					(entry: { endpoint: string }) => entry.endpoint === '/v1/paie/bulletins',
+				const reads = await expectCount(
+					'OAuth2 reads of /v1/paie/bulletins in the journal',
+					1,
+					async () => {
+						const journal = (await erp(e2e.sandbox, '/audit/journal?limit=100')).data.filter(
+							(entry: { endpoint: string; acteur_type: string }) =>
+								entry.endpoint === '/v1/paie/bulletins' && entry.acteur_type === 'oauth',
+						);
+						return { count: journal.length, detail: journal };
+					},
 				);
 				assert.deepEqual(
-					journal
-						.filter((entry: { acteur_type: string }) => entry.acteur_type === 'oauth')
-						.map((entry: { acteur: string; statut_http: number }) => [
-							entry.acteur,
-							entry.statut_http,
-						]),
+					reads!.map((entry: { acteur: string; statut_http: number }) => [
+						entry.acteur,
+						entry.statut_http,
+					]),
 					[[DEMO_OAUTH_CLIENT.clientId, 200]],
 				);
 			}),

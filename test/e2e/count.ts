@@ -54,35 +54,77 @@ export async function expectCount<T>(
 			`Counted ${reading.count} ${what} ${when}, expected exactly ${expected}${show(reading.detail)}`,
 		);
 	const started = Date.now();
+	let quietSince: number | undefined;
+	for (;;) {
+		const reading = await read();
+		if (reading.count > expected) {
+			throw tooMany(
+				reading,
+				quietSince === undefined
+					? 'before the quiet period'
+					: `during the ${quietMs / 1000} s quiet period`,
+			);
+		}
+		if (reading.count === expected && reading.settled !== false) {
+			quietSince ??= Date.now();
+			if (Date.now() - quietSince >= quietMs) return reading.detail;
+		} else {
+			// Not there (yet, or for a moment again): the quiet period starts over.
+			quietSince = undefined;
+			if (Date.now() - started > deadlineMs) {
+				throw new Error(
+					`Timed out after ${deadlineMs / 1000} s waiting for ${what}: counted ${reading.count} of ${expected}` +
+						`${reading.settled === false ? ' (not settled)' : ''}${show(reading.detail)}`,
+				);
+			}
+		}
+		await pause(pollMs);
+	}
+}
+
+/**
+ * A baseline for a later `expectCount`, where the count so far is not known (e.g. after other
+ * tests): the reading once it is settled and has not changed for the quiet period.
+ */
+export async function stableCount<T>(
+	what: string,
+	read: () => Promise<Reading<T>>,
+	options: CountOptions = {},
+): Promise<Reading<T>> {
+	const { deadlineMs, quietMs, pollMs } = { ...COUNT_DEFAULTS, ...options };
+	const started = Date.now();
 	let reading = await read();
-	while (reading.count !== expected || reading.settled === false) {
-		if (reading.count > expected) throw tooMany(reading, 'before the quiet period');
+	let since = Date.now();
+	for (;;) {
+		if (reading.settled !== false && Date.now() - since >= quietMs) return reading;
 		if (Date.now() - started > deadlineMs) {
 			throw new Error(
-				`Timed out after ${deadlineMs / 1000} s waiting for ${what}: counted ${reading.count} of ${expected}` +
-					`${reading.settled === false ? ' (not settled)' : ''}${show(reading.detail)}`,
+				`Timed out after ${deadlineMs / 1000} s waiting for ${what} to settle: last counted ${reading.count}${show(reading.detail)}`,
 			);
 		}
 		await pause(pollMs);
-		reading = await read();
+		const next = await read();
+		if (next.count !== reading.count || next.settled === false) since = Date.now();
+		reading = next;
 	}
-	const quietUntil = Date.now() + quietMs;
-	while (Date.now() < quietUntil) {
-		await pause(pollMs);
-		reading = await read();
-		if (reading.count !== expected)
-			throw tooMany(reading, `during the ${quietMs / 1000} s quiet period`);
-	}
-	return reading.detail;
 }
 
 export type Run = { id: string; status: string; mode: string };
 
 const UNFINISHED = ['new', 'running', 'waiting'];
 
-/** A workflow's executions as n8n lists them (finished or not), newest first. */
+/** What one reading of n8n's execution list can hold (its page size is at most 100). */
+const MAX_RUNS = 100;
+
+/**
+ * A workflow's executions as n8n lists them (running ones first, then finished ones, newest
+ * first), each once: n8n reads the two groups apart, so one that finished in between may be in both.
+ */
 export async function readRuns(rest: N8nRest, workflowId: string): Promise<Reading<Run[]>> {
-	const runs = await rest.executions(workflowId, 500);
+	const listed = await rest.executions(workflowId, MAX_RUNS);
+	const runs = [...new Map(listed.map((run) => [run.id, run])).values()];
+	if (runs.length >= MAX_RUNS)
+		throw new Error(`workflow ${workflowId} has ${MAX_RUNS} executions or more: too many to count`);
 	return {
 		count: runs.length,
 		settled: runs.every((r) => !UNFINISHED.includes(r.status)),
@@ -107,4 +149,13 @@ export async function expectRuns(
 		options,
 	);
 	return runs ?? [];
+}
+
+/** How many executions the workflow has once they are all finished and no other comes. */
+export async function stableRunCount(rest: N8nRest, workflowId: string): Promise<number> {
+	const reading = await stableCount(
+		`executions of workflow ${workflowId}`,
+		async () => await readRuns(rest, workflowId),
+	);
+	return reading.count;
 }

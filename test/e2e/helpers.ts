@@ -209,3 +209,32 @@ export function lastRunLog(config: N8nConfig, workflowId: string): string {
 	const setupLog = fs.readFileSync(config.paths.setupLog, 'utf8');
 	return setupLog.slice(setupLog.lastIndexOf(`--id=${workflowId}`));
 }
+
+/** Webhook `path` (GET; answers with every item), then ERP › Article › Get Many with Return All. */
+export function listAllWorkflow(
+	id: string,
+	name: string,
+	options: { webhookId: string; path: string; credential: { id: string; name: string } },
+): Workflow {
+	return chainWorkflow(id, name, [
+		{
+			name: 'Request',
+			type: 'n8n-nodes-base.webhook',
+			typeVersion: 2.1,
+			webhookId: options.webhookId,
+			parameters: {
+				httpMethod: 'GET',
+				path: options.path,
+				responseMode: 'lastNode',
+				responseData: 'allEntries',
+				options: {},
+			},
+		},
+		{
+			name: 'List articles',
+			type: 'n8n-nodes-erp.erp',
+			credentials: { erpApi: options.credential },
+			parameters: { resource: 'article', operation: 'getAll', returnAll: true },
+		},
+	]);
+}

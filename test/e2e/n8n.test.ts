@@ -21,6 +21,7 @@ import {
 } from '../../scripts/examples';
 import { N8N_VERSION } from '../../scripts/n8n-env';
 import { keepFilesOnFailure, n8nExecute, skipE2e } from '../../scripts/n8n-instance';
+import { expectCount, expectRuns } from './count';
 import {
 	assertPackLoaded,
 	e2eLog,
@@ -28,7 +29,6 @@ import {
 	manualWorkflow,
 	MINUTE,
 	startE2e,
-	waitFor,
 	type E2e,
 } from './helpers';
 
@@ -105,8 +105,10 @@ function articleCreateWorkflow(reference: string): Workflow {
 			const created = run.data.resultData.runData['Create article'][0].data.main[0][0].json;
 			assert.match(created.id, /^art_/);
 
-			const { data } = await erp(e2e.sandbox, `/articles?reference=${articleReference}`);
-			assert.equal(data.length, 1);
+			const data = (await expectCount('articles with the reference', 1, async () => {
+				const list = (await erp(e2e.sandbox, `/articles?reference=${articleReference}`)).data;
+				return { count: list.length, detail: list };
+			}))!;
 			assert.equal(data[0].id, created.id);
 			assert.equal(data[0].prix_ht, 1234);
 			assert.equal(data[0].tva, 2000);
@@ -176,10 +178,6 @@ function articleCreateWorkflow(reference: string): Workflow {
 
 			// Same customer, unpaid order: the client is found, the invoice stays open.
 			const answer = await send(order('E2E-1002', 'pending'));
-			assert.equal(
-				(await erp(e2e.sandbox, `/clients?q=${encodeURIComponent(email)}`)).data.length,
-				1,
-			);
 			invoices = (await erp(e2e.sandbox, `/factures?client_id=${clients[0].id}`)).data;
 			const open = invoices.find(
 				(f: { reference_externe: string }) => f.reference_externe === 'E2E-1002',
@@ -188,8 +186,14 @@ function articleCreateWorkflow(reference: string): Workflow {
 			assert.equal(open.statut, 'emise');
 			assert.equal(open.reste_a_payer, open.total_ttc);
 
-			const runs = await e2e.rest.executions(EXAMPLE_IDS.orderToInvoice);
-			assert.equal(runs.length, 2);
+			const runs = await expectRuns(e2e.rest, EXAMPLE_IDS.orderToInvoice, 2);
+			// No late run made a second client or invoice after the answers.
+			await expectCount('clients with the order email', 1, async () => ({
+				count: (await erp(e2e.sandbox, `/clients?q=${encodeURIComponent(email)}`)).data.length,
+			}));
+			await expectCount('invoices of the client', 2, async () => ({
+				count: (await erp(e2e.sandbox, `/factures?client_id=${clients[0].id}`)).data.length,
+			}));
 			assert.ok(
 				runs.every((r) => r.status === 'success'),
 				JSON.stringify(runs),
@@ -213,9 +217,18 @@ function articleCreateWorkflow(reference: string): Workflow {
 			assert.deepEqual(await ours(), []);
 
 			await e2e.rest.activate(EXAMPLE_IDS.lowStockToChat);
-			const registered = await ours();
-			assert.equal(registered.length, 1, 'one registration for the trigger URL');
+			const registered = (await expectCount('registrations for the trigger URL', 1, async () => {
+				const list = await ours();
+				return { count: list.length, detail: list };
+			}))!;
 			assert.deepEqual(registered[0].events, ['stock.bas']);
+
+			// Exactly one chat message naming `text` since message `from`, and no other later.
+			const messagesAbout = async (text: string, from: number) =>
+				await expectCount(`chat messages naming ${text}`, 1, async () => {
+					const found = chat.messages.slice(from).filter((m) => m.includes(text));
+					return { count: found.length, detail: found };
+				});
 
 			// 1. An event sent through the sandbox's control API.
 			const before = chat.messages.length;
@@ -233,9 +246,7 @@ function articleCreateWorkflow(reference: string): Workflow {
 					},
 				}),
 			});
-			const first = await waitFor('the chat message for REF-E2E-LOW', async () =>
-				chat.messages.slice(before).find((m) => m.includes('REF-E2E-LOW')),
-			);
+			const [first] = (await messagesAbout('REF-E2E-LOW', before))!;
 			assert.equal(
 				first,
 				':warning: Low stock: Bol test (REF-E2E-LOW) is down to 3, alert threshold 8.',
@@ -254,21 +265,13 @@ function articleCreateWorkflow(reference: string): Workflow {
 					lignes: [{ article_id: low.id, quantite: low.stock - low.seuil_alerte + 1 }],
 				},
 			});
-			const second = await waitFor(`the chat message for ${low.reference}`, async () =>
-				chat.messages.find((m) => m.includes(`(${low.reference})`)),
-			);
+			const [second] = (await messagesAbout(`(${low.reference})`, before))!;
 			assert.equal(
 				second,
 				`:warning: Low stock: ${low.designation} (${low.reference}) is down to ${low.seuil_alerte - 1}, alert threshold ${low.seuil_alerte}.`,
 			);
 
-			const runs = await waitFor('two finished executions', async () => {
-				const list = await e2e.rest.executions(EXAMPLE_IDS.lowStockToChat);
-				return list.length >= 2 && list.every((r) => r.status !== 'running' && r.status !== 'new')
-					? list
-					: undefined;
-			});
-			assert.equal(runs.length, 2);
+			const runs = await expectRuns(e2e.rest, EXAMPLE_IDS.lowStockToChat, 2);
 			assert.ok(
 				runs.every((r) => r.status === 'success' && r.mode === 'webhook'),
 				JSON.stringify(runs),

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- drives n8n from outside, not a node */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- drives n8n from outside, not a node */
 /**
  * The security and exactly-once promises in real n8n 2.41.1, as users run it (issue 12):
  * - the API key goes only to its credential's own origin, through n8n's real HTTP Request node
@@ -15,13 +15,13 @@ import { SANDBOX_CREDENTIAL } from '../../scripts/examples';
 import { N8N_VERSION } from '../../scripts/n8n-env';
 import { importCredentials, keepFilesOnFailure, skipE2e } from '../../scripts/n8n-instance';
 import type { SignedDelivery } from '../trigger/helpers';
+import { expectRuns, stableRunCount } from './count';
 import { e2eLog, MINUTE, startE2e, type E2e } from './helpers';
 import { callHttp, httpWorkflow, ORIGIN_REFUSAL, startListener, type Listener } from './key-origin';
 import {
 	deliver,
 	registrationSecret,
 	replayChecks,
-	settledRuns,
 	sign,
 	started,
 	triggerWorkflow,
@@ -195,11 +195,24 @@ const HOOK_IDS = {
 			workflowId: kind === 'auto' ? IDS.triggerAuto : IDS.triggerManual,
 			rest: e2e.rest,
 		});
-		const captured: Record<'auto' | 'manual', SignedDelivery | undefined> = {
-			auto: undefined,
-			manual: undefined,
+		/**
+		 * Publishes the trigger's workflow and finds the secret its deliveries are signed with
+		 * (Automatic: the one the trigger registered with the ERP; Manual: the credential's). Each
+		 * test that needs it calls it, so that none depends on another's success; done once.
+		 */
+		const published: Partial<Record<'auto' | 'manual', Promise<string>>> = {};
+		const publishedTrigger = async (kind: 'auto' | 'manual'): Promise<string> => {
+			published[kind] ??= (async () => {
+				await e2e.rest.activate(target(kind).workflowId);
+				return kind === 'auto'
+					? await registrationSecret(e2e.sandbox.url, target(kind))
+					: MANUAL_SECRET;
+			})().catch((error: unknown) => {
+				published[kind] = undefined; // the next test tries again
+				throw error;
+			});
+			return await published[kind];
 		};
-		const secrets = { auto: '', manual: MANUAL_SECRET };
 
 		for (const [kind, label] of [
 			['auto', 'Automatic'],
@@ -208,45 +221,72 @@ const HOOK_IDS = {
 			it(
 				`${label} registration: a replayed delivery never starts a second run, one by one or ten at once`,
 				track(async () => {
-					await e2e.rest.activate(target(kind).workflowId);
-					// Automatic: the secret the trigger registered with the ERP; Manual: the credential's.
-					secrets[kind] =
-						kind === 'auto'
-							? await registrationSecret(e2e.sandbox.url, target(kind))
-							: MANUAL_SECRET;
-					await replayChecks(target(kind), secrets[kind]);
-					captured[kind] = sign(secrets[kind], `evt_restart_${kind}`);
-					assert.ok(started(await deliver(target(kind), captured[kind])));
+					await replayChecks(target(kind), await publishedTrigger(kind));
 				}),
 				80 * MINUTE,
 			);
 		}
 
 		it(
+			'control: the counter fails on a run that n8n records after the count was reached, and on one that never comes',
+			track(async () => {
+				const secret = await publishedTrigger('manual');
+				const workflowId = target('manual').workflowId;
+				const before = await stableRunCount(e2e.rest, workflowId);
+				assert.ok(started(await deliver(target('manual'), sign(secret, 'evt_count_on_time'))));
+				// A second run that starts 1.5 s after the count of one was reached, inside the quiet period.
+				const late = (async () => {
+					await new Promise((resolve) => setTimeout(resolve, 1_500));
+					return await deliver(target('manual'), sign(secret, 'evt_count_late'));
+				})();
+				await assert.rejects(
+					expectRuns(e2e.rest, workflowId, before + 1),
+					/Counted \d+ executions of workflow \w+ during the 4 s quiet period, expected exactly \d+/,
+				);
+				assert.ok(started(await late));
+				await expectRuns(e2e.rest, workflowId, before + 2);
+				// One more run is expected than will ever come: the deadline names what was awaited.
+				await assert.rejects(
+					expectRuns(e2e.rest, workflowId, before + 3, { deadlineMs: 5_000 }),
+					new RegExp(
+						`Timed out after 5 s waiting for executions of workflow ${workflowId}: counted ${before + 2} of ${before + 3}`,
+					),
+				);
+			}),
+			10 * MINUTE,
+		);
+
+		it(
 			'after an n8n restart, a replay inside the tolerance window starts no run; new deliveries still do',
 			track(async () => {
-				assert.ok(captured.auto && captured.manual, 'the two trigger tests ran first');
-				const before = {
-					auto: (await settledRuns(target('auto'))).length,
-					manual: (await settledRuns(target('manual'))).length,
-				};
-				assert.deepEqual(before, { auto: 24, manual: 24 });
+				const kinds = ['auto', 'manual'] as const;
+				const secrets = { auto: '', manual: '' };
+				const before = { auto: 0, manual: 0 };
+				const captured: Partial<Record<'auto' | 'manual', SignedDelivery>> = {};
+				for (const kind of kinds) {
+					secrets[kind] = await publishedTrigger(kind);
+					// Whatever the tests before left: the count once it is settled.
+					before[kind] = await stableRunCount(e2e.rest, target(kind).workflowId);
+					captured[kind] = sign(secrets[kind], `evt_restart_${kind}`);
+					assert.ok(started(await deliver(target(kind), captured[kind])));
+					await expectRuns(e2e.rest, target(kind).workflowId, before[kind] + 1);
+				}
 				log('restarting n8n');
 				await e2e.n8n!.stop();
 				await e2e.start();
 				// n8n takes the published workflows' webhooks back up at start-up.
-				for (const kind of ['auto', 'manual'] as const) {
+				for (const kind of kinds) {
 					const replay = await deliver(target(kind), captured[kind]!);
 					assert.equal(replay.status, 409, replay.body);
 					assert.match(replay.body, /signed_before_restart/);
 				}
 				// Control: the triggers work after the restart, and the counters move.
-				assert.ok(started(await deliver(target('auto'), sign(secrets.auto, 'evt_after_auto'))));
-				assert.ok(
-					started(await deliver(target('manual'), sign(secrets.manual, 'evt_after_manual'))),
-				);
-				assert.equal((await settledRuns(target('auto'))).length, before.auto + 1);
-				assert.equal((await settledRuns(target('manual'))).length, before.manual + 1);
+				for (const kind of kinds) {
+					assert.ok(started(await deliver(target(kind), sign(secrets[kind], `evt_after_${kind}`))));
+				}
+				for (const kind of kinds) {
+					await expectRuns(e2e.rest, target(kind).workflowId, before[kind] + 2);
+				}
 			}),
 			80 * MINUTE,
 		);

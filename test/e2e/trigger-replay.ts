@@ -1,16 +1,17 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- drives n8n from outside, not a node */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- drives n8n from outside, not a node */
 /**
  * The ERP Trigger's replay checks in real n8n, shared by the regular-mode e2e file
  * (test/e2e/security.test.ts) and queue mode (test/queue-mode/queue-mode.queue.ts): deliveries
  * are posted to the production URL of whichever n8n process receives webhooks, and runs are
- * counted through n8n's REST API once every one of them has finished.
+ * counted through n8n's REST API with the one counting helper (./count.ts).
  */
 import assert from 'node:assert/strict';
 
 import type { Workflow } from '../../scripts/examples';
 import type { N8nRest } from '../../scripts/n8n-instance';
 import { signedDelivery, type SignedDelivery } from '../trigger/helpers';
-import { chainWorkflow, MINUTE } from './helpers';
+import { expectRuns } from './count';
+import { chainWorkflow } from './helpers';
 
 /** ERP Trigger (all events) -> No Operation. */
 export function triggerWorkflow(
@@ -67,45 +68,36 @@ export async function deliver(target: TriggerTarget, delivery: SignedDelivery): 
 	return { status: response.status, body: await response.text() };
 }
 
-/** The workflow's executions, once every one of them has finished. */
-export async function settledRuns(target: TriggerTarget) {
-	const deadline = Date.now() + MINUTE;
-	for (;;) {
-		const runs = await target.rest.executions(target.workflowId, 100);
-		if (runs.every((r) => !['new', 'running', 'waiting'].includes(r.status))) return runs;
-		if (Date.now() > deadline) throw new Error(`runs still running: ${JSON.stringify(runs)}`);
-		await new Promise((resolve) => setTimeout(resolve, 250));
-	}
-}
-
 /**
  * One delivery then the same bytes again: 1 run (control: a distinct one makes 2); ten identical
  * copies at once: 1 run; twenty distinct at once: twenty runs. The trigger must have no runs yet.
+ * Every count is an `expectRuns`: reached by its deadline, then unchanged for the quiet period,
+ * so that a run n8n records after the answer (too late, or one too many) is seen.
  */
 export async function replayChecks(target: TriggerTarget, secret: string): Promise<void> {
 	const tag = target.hookId.slice(-4);
-	const runs = async () => (await settledRuns(target)).length;
-	assert.equal(await runs(), 0);
+	const runs = async (expected: number) =>
+		await expectRuns(target.rest, target.workflowId, expected);
+	await runs(0);
 
 	const first = sign(secret, `evt_seq_${tag}`);
 	assert.ok(started(await deliver(target, first)));
 	assert.deepEqual(await deliver(target, first), { status: 200, body: DUPLICATE });
-	assert.equal(await runs(), 1, 'a replayed delivery started no second run');
+	await runs(1); // a replayed delivery started no second run
 	assert.ok(started(await deliver(target, sign(secret, `evt_seq_b_${tag}`))));
-	assert.equal(await runs(), 2, 'control: a distinct delivery is counted');
+	await runs(2); // control: a distinct delivery is counted
 
 	const copy = sign(secret, `evt_burst_${tag}`);
 	const answers = await Promise.all(Array.from({ length: 10 }, () => deliver(target, copy)));
 	assert.equal(answers.filter(started).length, 1, JSON.stringify(answers));
 	assert.equal(answers.filter((a) => a.body === DUPLICATE).length, 9, JSON.stringify(answers));
-	assert.equal(await runs(), 3);
+	await runs(3);
 
 	const distinct = await Promise.all(
 		Array.from({ length: 20 }, (_, i) => deliver(target, sign(secret, `evt_many_${tag}_${i}`))),
 	);
 	assert.equal(distinct.filter(started).length, 20, JSON.stringify(distinct));
-	const all = await settledRuns(target);
-	assert.equal(all.length, 23);
+	const all = await runs(23);
 	assert.ok(
 		all.every((r) => r.status === 'success' && r.mode === 'webhook'),
 		JSON.stringify(all),

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- a test of the test helpers, not a node */
 /**
  * The real-n8n layer's counting helper (test/e2e/count.ts) fails both ways: a count that
  * reaches the expected number and then gets an extra a moment later (the late run that n8n

@@ -7,6 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, beforeEach, describe, it } from '@jest/globals';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { startSandbox, call, control, errorCode } from '../../sandbox';
+import { expectCount } from '../e2e/count';
 import { eventSchema } from '../../sandbox/schemas';
 
 interface Received {
@@ -307,7 +308,10 @@ describe('events from business operations', () => {
 		assert.equal(events[4].data.id, f.id);
 		assert.equal(events[4].data.statut, 'payee');
 		assert.equal(events[4].data.reste_a_payer, 0);
-		await waitFor(() => receiver.received.length === 5, 'five deliveries');
+		await expectCount('deliveries', 5, async () => ({ count: receiver.received.length }), {
+			quietMs: 1_000,
+			pollMs: 20,
+		});
 	});
 });
 

@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, it, jest } from '@jest/global
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { DEMO_KEYS, startSandbox } from '../../sandbox';
+import { DEMO_KEYS } from '../../sandbox';
 import type { SandboxHandle } from '../../sandbox';
 import { TestCredentials, activateTrigger } from '../harness';
 import type { TriggerHandle, TriggerListener } from '../harness';
@@ -19,9 +19,11 @@ import {
 	newSecret,
 	nowSeconds,
 	signedDelivery,
+	startDeliveringSandbox,
 	waitFor,
 } from './helpers';
 import { ReplayMemory, replaceReplayMemory } from '../../nodes/ErpTrigger/replay';
+import { expectCount } from '../e2e/count';
 
 let sandbox: SandboxHandle;
 let credentials: TestCredentials;
@@ -33,15 +35,8 @@ let salesOnly: TriggerHandle;
 let salesListener: TriggerListener;
 
 beforeAll(async () => {
-	// These tests sign deliveries up to a minute in the past; this test process is younger than
-	// that, so the replay memory is made to begin earlier (see "signed before n8n started" below).
-	replaceReplayMemory(new ReplayMemory({ since: 0 }));
-	// A short retry schedule: a refused delivery is retried once after 10 ms, not over minutes.
-	sandbox = await startSandbox({
-		port: 0,
-		rateLimit: false,
-		webhookRetry: { baseMs: 10, maxAttempts: 2, timeoutMs: 2000 },
-	});
+	// Deliveries signed up to a minute in the past pass the replay memory; retries come after 10 ms.
+	sandbox = await startDeliveringSandbox();
 	credentials = new TestCredentials({
 		erpApi: { apiKey: DEMO_KEYS.full, environment: 'sandbox', baseUrl: sandbox.baseUrl },
 	});
@@ -57,6 +52,9 @@ afterAll(async () => {
 	await salesOnly?.deactivate();
 	await sandbox.close();
 });
+
+/** Counted in process: a late extra delivery or run shows within a second. */
+const QUIET = { quietMs: 1_000, pollMs: 50 };
 
 const secretOf = (trigger: TriggerHandle) => String(trigger.staticData.webhookSecret);
 const runItems = (listener: TriggerListener) =>
@@ -144,17 +142,35 @@ describe('real deliveries from the sandbox', () => {
 		assert.equal(byType('stock.bas')[0].stock, 4);
 
 		// Exactly one run per event (no duplicates), each answered 200 at the first attempt.
-		await waitFor(
-			'every delivery answered',
-			async () => (await deliveriesTo(all)).length === events.length,
+		await expectCount(
+			'deliveries answered',
+			events.length,
+			async () => ({
+				count: (await deliveriesTo(all)).length,
+			}),
+			QUIET,
 		);
-		assert.equal(allListener.runs.length, events.length);
+		await expectCount(
+			'runs of the all-events trigger',
+			events.length,
+			async () => ({
+				count: allListener.runs.length,
+			}),
+			QUIET,
+		);
 		assert.ok(
 			(await deliveriesTo(all)).every((d) => d.ok === true && d.status === 200 && d.attempt === 1),
 		);
 
 		// The sales-only registration received the two sales and nothing else.
-		await waitFor('the sales deliveries', async () => (await deliveriesTo(salesOnly)).length === 2);
+		await expectCount(
+			'deliveries to the sales-only registration',
+			2,
+			async () => ({
+				count: (await deliveriesTo(salesOnly)).length,
+			}),
+			QUIET,
+		);
 		assert.deepEqual(
 			runItems(salesListener).map((items) => items.map((item) => item.type)),
 			[['vente.creee'], ['vente.creee']],
@@ -305,7 +321,7 @@ describe('refused deliveries start nothing', () => {
 		assert.equal(allListener.runs.length, runs);
 		// The same delivery with single headers passes the same route.
 		assert.equal((await post(valid.headers)).status, 200);
-		await waitFor('the run', () => allListener.runs.length === runs + 1);
+		await expectCount('runs', runs + 1, async () => ({ count: allListener.runs.length }), QUIET);
 	});
 
 	it('refuses a correctly signed body that is not an ERP event: 400 from the node, 422 from n8n for bad JSON', async () => {

@@ -9,8 +9,9 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { IDataObject } from 'n8n-workflow';
 import { Webhook } from 'standardwebhooks';
 
-import { DEMO_KEYS } from '../../sandbox';
+import { DEMO_KEYS, startSandbox } from '../../sandbox';
 import type { SandboxHandle } from '../../sandbox';
+import { ReplayMemory, replaceReplayMemory } from '../../nodes/ErpTrigger/replay';
 
 export interface Answer {
 	status: number;
@@ -148,4 +149,19 @@ export function signedDelivery(
 		},
 		body,
 	};
+}
+
+/**
+ * For a trigger test file's beforeAll: a sandbox without rate limit whose refused deliveries are
+ * retried once after 10 ms (not over minutes), and a replay memory begun at 0, because these
+ * tests sign deliveries in the past and the test process is younger than that (see "signed
+ * before n8n started" in deliveries.test.ts).
+ */
+export async function startDeliveringSandbox(): Promise<SandboxHandle> {
+	replaceReplayMemory(new ReplayMemory({ since: 0 }));
+	return await startSandbox({
+		port: 0,
+		rateLimit: false,
+		webhookRetry: { baseMs: 10, maxAttempts: 2, timeoutMs: 2000 },
+	});
 }

@@ -7,6 +7,7 @@ import {
 	erpApiRequest,
 	erpApiResponse,
 	erpGetMany,
+	erpListAnswer,
 	erpPaginate,
 	getRequestSettings,
 } from '../../shared/transport';
@@ -30,6 +31,8 @@ export interface ItemErp {
 	response(request: ItemRequest): Promise<{ statusCode: number; body: unknown }>;
 	paginate(path: string, qs: IDataObject, options?: PageOptions): AsyncGenerator<IDataObject[]>;
 	getMany(path: string, qs: IDataObject, options: ListOptions): Promise<IDataObject[]>;
+	/** A list answer's items and next cursor (the credential's list conventions), or undefined. */
+	listAnswer(body: unknown): ReturnType<typeof erpListAnswer>;
 }
 
 /**
@@ -49,5 +52,6 @@ export function erpFor(ctx: IExecuteFunctions, itemIndex: number): ItemErp {
 			erpPaginate.call(ctx, path, qs, { ...options, itemIndex }, settings),
 		getMany: async (path, qs, options) =>
 			await erpGetMany.call(ctx, path, qs, { ...options, itemIndex }, settings),
+		listAnswer: async (body) => await erpListAnswer.call(ctx, body, itemIndex),
 	};
 }

@@ -7,6 +7,8 @@ import type {
 	INode,
 } from 'n8n-workflow';
 
+import { readConventions } from '../conventions';
+import type { ListConventions } from '../conventions';
 import { credentialProblem, normalizeBaseUrl } from '../guards';
 import { secretsOf } from './apiError';
 import { notConnectedError } from './connectionErrors';
@@ -48,6 +50,8 @@ export interface ResolvedCredential {
 	paceKey: string;
 	/** The credential's secret values, scrubbed from error texts. */
 	secrets: string[];
+	/** How the credential's server names list parameters and where its list answers keep things. */
+	lists: ListConventions;
 }
 
 export async function resolveCredential(
@@ -65,6 +69,7 @@ export async function resolveCredential(
 		}
 	}
 	const baseUrl = normalizeBaseUrl(credentials.baseUrl);
+	const { list: lists } = readConventions(credentials, node, itemIndex);
 	const reference = node.credentials?.[credentialType];
 	// The server limits per key (or OAuth2 grant): one budget per credential type, base URL and
 	// key (the credential itself for OAuth2, whose tokens change), named by a hash.
@@ -84,6 +89,7 @@ export async function resolveCredential(
 		host: new URL(baseUrl).host,
 		paceKey: budgetKey(credentialType, baseUrl, key),
 		secrets: secretsOf(credentials),
+		lists,
 	};
 }
 

@@ -240,11 +240,16 @@ export function mayHaveBeenApplied(
 }
 
 /** A list answer whose shape is not the list envelope. */
-export function listShapeError(node: INode, path: string, itemIndex?: number): NodeApiError {
+export function listShapeError(
+	node: INode,
+	path: string,
+	itemIndex?: number,
+	itemsPath = 'data',
+): NodeApiError {
 	return makeError(
 		node,
-		`The ERP API answered GET ${path} with something that is not a list (no "data" array)`,
-		'Check that the Base URL points to the ERP API v1.',
+		`The ERP API answered GET ${path} with something that is not a list (no "${itemsPath}" array)`,
+		"Check that the Base URL points to the ERP API v1, and where your ERP puts a list's items: the credential's Items Path (Custom API Conventions).",
 		{ code: 'invalid_list_response' },
 		itemIndex,
 	);

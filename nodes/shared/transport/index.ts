@@ -5,6 +5,8 @@
 //   erpPaginate.call(this, path, qs, { pageSize?, max?, +itemIndex? }, settings?): AsyncGenerator<IDataObject[]>
 //   erpGetMany.call(this, path, qs, { returnAll, limit?, +pageSize?, +itemIndex? }, settings?): Promise<IDataObject[]>
 //   + erpListPage.call(this, path, qs, { pageSize?, cursor?, itemIndex? }, settings?): Promise<{ data, nextCursor? }>
+//   + erpPaginate's options.cursor: the cursor to start after
+//   + erpListAnswer.call(this, body, itemIndex?): Promise<{ data, nextCursor? } | undefined>   a list answer, by the credential's conventions
 //   + MAX_PAGE_SIZE (100): the largest and default page size
 //   + getRequestSettings(context, itemIndex?): ErpRequestSettings   reads the `requestOptions` parameter
 //   + getGuardedCredentials(context, itemIndex?): Promise<credential data>   guards applied, nothing sent
@@ -22,7 +24,8 @@
 // before it is sent, waiting in order for the reset when none is left (pacing.ts); GET/DELETE also
 // retried on 5xx, resets, timeouts and unreadable bodies (a request can say otherwise with
 // `resendable`); POST/PATCH/PUT only on 429 and connection refused; every POST carries an Idempotency-Key.
-// Lists: a first page refused because of its size (400/422 about `limit`) is read again once with the
+// Lists: parameter names and answer paths are the credential's Custom API Conventions (../conventions.ts).
+// A first page refused because of its size (400/422 about `limit`) is read again once with the
 // maximum the server states, else without `limit`, and that is remembered per credential (pageSize.ts).
 // Errors: NodeOperationError when a guard refuses (nothing sent) or a list repeats its cursor;
 // NodeApiError for everything else, with the API's code kept (read it with erpErrorToJson, which
@@ -43,7 +46,7 @@ export type { ErpContext, ErpCredentialType, ErpRequest, ErpRequestSettings } fr
 export { getRequestSettings } from './settings';
 export { getGuardedCredentials } from './credentials';
 export { erpApiRequest, erpApiResponse } from './request';
-export { erpGetMany, erpListPage, erpPaginate } from './pagination';
+export { erpGetMany, erpListAnswer, erpListPage, erpPaginate } from './pagination';
 export { MAX_PAGE_SIZE } from './pageSize';
 export { erpErrorToJson } from './errorJson';
 export { requiredScopes, EVENT_SCOPES } from './scopes';

@@ -56,13 +56,24 @@ export interface RefusalFacts {
 	details?: ReadonlyArray<Partial<ErpApiErrorDetail>> | null;
 }
 
-// A text that names the `limit` parameter: "limit must be between 1 and 50", "'limit' must be
-// <= 50", "limit: at most 50", "Invalid query parameter limit", "invalid value for limit". Not
-// "the date range exceeds the limit of 1 year" nor "rate limit exceeded".
-const NAMES_LIMIT = [
-	/(?:^|[^\w.-])["'`]?limit["'`]?(?=\s*(?:[:=<>(]|$)|\s+(?:must|should|is|has|cannot|can't|may|exceeds|parameter|value|out)\b)/i,
-	/\b(?:parameter|param|field|argument|for)\s+["'`]?limit\b/i,
-];
+// A text that names the page size parameter (`limit` by default): "limit must be between 1 and
+// 50", "'limit' must be <= 50", "limit: at most 50", "Invalid query parameter limit", "invalid
+// value for limit". Not "the date range exceeds the limit of 1 year" nor "rate limit exceeded".
+function namesParameter(name: string): RegExp[] {
+	const known = patternsByName.get(name);
+	if (known !== undefined) return known;
+	const n = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+	const patterns = [
+		new RegExp(
+			`(?:^|[^\\w.-])["'\`]?${n}["'\`]?(?=\\s*(?:[:=<>(]|$)|\\s+(?:must|should|is|has|cannot|can't|may|exceeds|parameter|value|out)\\b)`,
+			'i',
+		),
+		new RegExp(`\\b(?:parameter|param|field|argument|for)\\s+["'\`]?${n}(?!\\w)`, 'i'),
+	];
+	if (patternsByName.size < 16) patternsByName.set(name, patterns);
+	return patterns;
+}
+const patternsByName = new Map<string, RegExp[]>();
 
 // The maximum a text states: "between 1 and 50", "from 1 to 50", "at most 50", "max 50",
 // "maximum is 50", "<= 50", "up to 50", "not greater than 50", "must not exceed 50".
@@ -72,19 +83,24 @@ const STATES_MAXIMUM = [
 	/(?:\bat most|\bno more than|\bnot (?:be )?(?:greater|more|larger) than|\bmaximum(?: is| of)?|\bmax\b\.?|<=|≤|\bup to|\bexceed)\s*:?\s*(\d+)\b/i,
 ];
 
-function namesLimitField(field: string | undefined): boolean {
-	return field !== undefined && /(?:^|[.[\]])limit\]?$/i.test(field.trim());
+function namesField(field: string | undefined, name: string): boolean {
+	if (field === undefined) return false;
+	const f = field.trim().toLowerCase();
+	const n = name.toLowerCase();
+	return f === n || f.endsWith(`.${n}`) || f.endsWith(`[${n}]`);
 }
 
 /**
  * Whether an error answer refuses the page size `sent`: HTTP 400 or 422 whose details name the
- * field `limit`, or whose message (or a detail's) names the `limit` parameter. Any other refusal
+ * field `name` (the page size parameter, `limit` by default), or whose message (or a detail's)
+ * names that parameter. Any other refusal
  * (another parameter, another status) is not, and fails as it is. `maximum` is the largest size
  * the text states, when it states one below `sent`.
  */
 export function limitRefusal(
 	facts: RefusalFacts | undefined,
 	sent: number,
+	name = 'limit',
 ): { maximum?: number } | undefined {
 	if (!facts || (facts.httpCode !== 400 && facts.httpCode !== 422)) return undefined;
 	const details = facts.details ?? [];
@@ -92,8 +108,8 @@ export function limitRefusal(
 		(text): text is string => typeof text === 'string' && text !== '',
 	);
 	const aboutLimit =
-		details.some((detail) => namesLimitField(detail.field)) ||
-		texts.some((text) => NAMES_LIMIT.some((pattern) => pattern.test(text)));
+		details.some((detail) => namesField(detail.field, name)) ||
+		texts.some((text) => namesParameter(name).some((pattern) => pattern.test(text)));
 	if (!aboutLimit) return undefined;
 	for (const text of texts) {
 		for (const pattern of STATES_MAXIMUM) {

@@ -2,6 +2,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
+import { valueAt } from '../conventions';
 import { resolveCredential } from './credentials';
 import type { ResolvedCredential } from './credentials';
 import { apiErrorFacts } from './errorJson';
@@ -9,8 +10,6 @@ import { listShapeError } from './errors';
 import { limitRefusal, limitToSend, MAX_PAGE_SIZE, pageSizeKey, rememberRefusal } from './pageSize';
 import { send } from './request';
 import type { ErpContext, ErpRequestSettings } from './types';
-
-type ListBody = { data?: unknown; pagination?: { next_cursor?: unknown } };
 
 /** One page to read: `wanted` items after `cursor` (or after the `cursor` in `qs`, if any). */
 interface PageRequest {
@@ -27,6 +26,8 @@ interface PageRequest {
  * `limit`) is asked for once more: with the maximum the server stated, else without `limit` (the
  * server's default page); that is remembered for the credential. Only a caller that has handed on
  * nothing of this list yet may fall back, so no item is lost or read twice.
+ * The names (`cursor`, `limit`) and the paths of the items (`data`) and of the next cursor
+ * (`pagination.next_cursor`) are the credential's list conventions (../conventions.ts).
  */
 async function readPage(
 	context: ErpContext,
@@ -36,19 +37,22 @@ async function readPage(
 	mayFallBack: boolean,
 ): Promise<{ data: IDataObject[]; next: unknown }> {
 	const { path, itemIndex } = page;
-	const pageOf = (body: ListBody | undefined): { data: IDataObject[]; next: unknown } => {
-		if (!body || !Array.isArray(body.data)) throw listShapeError(resolved.node, path, itemIndex);
-		return { data: body.data as IDataObject[], next: body.pagination?.next_cursor };
+	const { cursorParam, pageSizeParam, itemsPath, nextCursorPath } = resolved.lists;
+	const pageOf = (body: unknown): { data: IDataObject[]; next: unknown } => {
+		const data = valueAt(body, itemsPath);
+		if (!Array.isArray(data))
+			throw listShapeError(resolved.node, path, itemIndex, itemsPath.join('.'));
+		return { data: data as IDataObject[], next: valueAt(body, nextCursorPath) };
 	};
-	const ask = async (limit: number | undefined): Promise<ListBody | undefined> => {
+	const ask = async (limit: number | undefined): Promise<unknown> => {
 		const qs: IDataObject = {
 			...page.qs,
-			limit,
-			...(page.cursor !== undefined ? { cursor: page.cursor } : {}),
+			[pageSizeParam]: limit,
+			...(page.cursor !== undefined ? { [cursorParam]: page.cursor } : {}),
 		};
-		if (limit === undefined) delete qs.limit;
+		if (limit === undefined) delete qs[pageSizeParam];
 		const answer = await send(context, resolved, { method: 'GET', path, qs, itemIndex }, settings);
-		return answer.body as ListBody | undefined;
+		return answer.body;
 	};
 	const key = pageSizeKey(resolved.node, resolved.credentialType, resolved.baseUrl);
 	const limit = limitToSend(key, page.wanted);
@@ -60,14 +64,14 @@ async function readPage(
 	if (first.ok) return pageOf(first.body);
 	const refusal =
 		mayFallBack && limit !== undefined
-			? limitRefusal(apiErrorFacts(first.error), limit)
+			? limitRefusal(apiErrorFacts(first.error), limit, pageSizeParam)
 			: undefined;
 	if (refusal === undefined || limit === undefined) throw first.error;
 	// One fallback, never more: a refusal of the smaller page fails as it is.
 	rememberRefusal(key, limit, refusal.maximum);
 	const smaller = limitToSend(key, page.wanted);
 	context.logger.info(
-		`ERP API refused limit=${limit} on GET ${path}; reading ${smaller === undefined ? "the server's default page size" : `pages of ${smaller}`} from now on with this credential`,
+		`ERP API refused ${pageSizeParam}=${limit} on GET ${path}; reading ${smaller === undefined ? "the server's default page size" : `pages of ${smaller}`} from now on with this credential`,
 	);
 	return pageOf(await ask(smaller));
 }
@@ -77,7 +81,7 @@ function clampPageSize(pageSize: number | undefined): number {
 }
 
 /**
- * Pages of a list endpoint, following `next_cursor`. `pageSize` (default and maximum 100) is the
+ * Pages of a list endpoint, following `next_cursor`, from `cursor` if given. `pageSize` (default and maximum 100) is the
  * `limit` query parameter; `max` stops after that many items. Stops on a null, missing or empty
  * cursor; fails on a cursor it has already followed. The credential is resolved once per list.
  * A first page refused because of its size is read again once with a smaller one (`readPage`).
@@ -86,14 +90,14 @@ export async function* erpPaginate(
 	this: ErpContext,
 	path: string,
 	qs: IDataObject,
-	options: { pageSize?: number; max?: number; itemIndex?: number },
+	options: { pageSize?: number; max?: number; itemIndex?: number; cursor?: string },
 	settings: ErpRequestSettings = {},
 ): AsyncGenerator<IDataObject[]> {
 	const pageSize = clampPageSize(options.pageSize);
 	const { max, itemIndex } = options;
 	const resolved = await resolveCredential(this, itemIndex);
 	const seen = new Set<string>();
-	let cursor: string | undefined;
+	let cursor: string | undefined = options.cursor;
 	let count = 0;
 	while (max === undefined || count < max) {
 		const wanted = max === undefined ? pageSize : Math.min(pageSize, max - count);
@@ -102,7 +106,7 @@ export async function* erpPaginate(
 			resolved,
 			{ path, qs, wanted, cursor, itemIndex },
 			settings,
-			count === 0 && cursor === undefined,
+			count === 0 && cursor === options.cursor,
 		);
 		let items = page.data;
 		if (max !== undefined && items.length > max - count) items = items.slice(0, max - count);
@@ -116,7 +120,7 @@ export async function* erpPaginate(
 				resolved.node,
 				`The ERP API returned the same page cursor twice while listing ${path}; stopped to avoid an endless loop`,
 				{
-					description: `${count} items were read before the repeated cursor. This is a server-side problem; try again later.`,
+					description: `${count} items were read before the repeated cursor. A server that answers the first page again ignored the query parameter "${resolved.lists.cursorParam}": if your ERP names its cursor otherwise (such as starting_after), set it in the credential's Custom API Conventions. Otherwise this is a server-side problem; try again later.`,
 					itemIndex,
 				},
 			);
@@ -177,4 +181,23 @@ export async function erpGetMany(
 		for (const item of page) items.push(item);
 	}
 	return items;
+}
+
+/**
+ * A list answer's items and next cursor, where the credential's list conventions put them
+ * (default `data` and `pagination.next_cursor`); undefined when `body` is not a list answer (no
+ * items array, or nothing where the next cursor's object should be). For callers that get an
+ * answer first and learn only then that it is a list (the API Request operation).
+ */
+export async function erpListAnswer(
+	this: ErpContext,
+	body: unknown,
+	itemIndex?: number,
+): Promise<{ data: unknown[]; nextCursor?: string } | undefined> {
+	const { itemsPath, nextCursorPath } = (await resolveCredential(this, itemIndex)).lists;
+	const data = valueAt(body, itemsPath);
+	const holder = valueAt(body, nextCursorPath.slice(0, -1));
+	if (!Array.isArray(data) || typeof holder !== 'object' || holder === null) return undefined;
+	const next = valueAt(body, nextCursorPath);
+	return { data, nextCursor: typeof next === 'string' && next !== '' ? next : undefined };
 }

@@ -72,7 +72,7 @@ const properties: INodeProperties[] = [
 				name: 'List Items',
 				value: 'items',
 				description:
-					'For a list (data and pagination.next_cursor), one item per element of data, following the cursor; any other answer as one item',
+					"For a list (data and pagination.next_cursor, or where the credential's Custom API Conventions say), one item per element of data, following the cursor; any other answer as one item",
 			},
 			{
 				name: 'Whole Body',
@@ -106,10 +106,6 @@ const isObject = (value: unknown): value is IDataObject =>
 /** An n8n item's json: an object as it is; anything else under `data`. */
 const asItem = (value: unknown): IDataObject =>
 	isObject(value) ? value : { data: value as IDataObject };
-
-/** The list envelope (docs/api-contract.md): `{ data: [...], pagination: {...} }`. */
-const isListEnvelope = (body: unknown): body is { data: unknown[]; pagination: IDataObject } =>
-	isObject(body) && Array.isArray(body.data) && isObject(body.pagination);
 
 /** The Body parameter: a JSON object (text or object), or undefined when empty. */
 function readBody(ctx: IExecuteFunctions, itemIndex: number): IDataObject | undefined {
@@ -182,19 +178,21 @@ export function prepare(this: IExecuteFunctions, itemIndex: number, erp: ItemErp
 		if (answer.statusCode === 204) return { success: true };
 		if (output === 'body') return asItem(answer.body);
 		if (Array.isArray(answer.body)) return answer.body.map(asItem);
-		if (!isListEnvelope(answer.body)) return asItem(answer.body);
+		// The list envelope (docs/api-contract.md, or the credential's Custom API Conventions).
+		const list = await erp.listAnswer(answer.body);
+		if (list === undefined) return asItem(answer.body);
 
-		const items = answer.body.data.map(asItem);
+		const items = list.data.map(asItem);
 		if (max !== undefined && items.length >= max) return items.slice(0, max);
-		const next = answer.body.pagination.next_cursor;
-		if (typeof next !== 'string' || next === '') return items;
+		const next = list.nextCursor;
+		if (next === undefined) return items;
 		// The next pages, through the transport's list reader: same query, the cursor, a page size.
 		const pageSize = Number(qs.limit) || undefined;
-		for await (const page of erp.paginate(
-			path,
-			{ ...qs, cursor: next },
-			{ pageSize, max: max === undefined ? undefined : max - items.length },
-		)) {
+		for await (const page of erp.paginate(path, qs, {
+			cursor: next,
+			pageSize,
+			max: max === undefined ? undefined : max - items.length,
+		})) {
 			for (const element of page) items.push(asItem(element));
 		}
 		return items;

@@ -1,0 +1,171 @@
+// Custom API Conventions: the credential's settings for what an ERP may name differently from
+// docs/api-contract.md (credentialFields.ts `apiConventionProperties`), read and checked once into
+// data. Each part goes to the one place that uses it: `list` to the list reader
+// (transport/pagination.ts), `signature` to the trigger's signature check, `event` to its event
+// reader. With the switch off (the default), every value is the contract's, whatever is stored.
+import type { ICredentialDataDecryptedObject, INode } from 'n8n-workflow';
+
+import { apiConventionProperties } from './credentialFields';
+import { invalid, labelOf, show } from './validation';
+
+/** A path in a JSON answer: the names of the keys from the top, such as ['pagination', 'next_cursor']. */
+export type JsonPath = string[];
+
+export interface ListConventions {
+	cursorParam: string;
+	pageSizeParam: string;
+	itemsPath: JsonPath;
+	nextCursorPath: JsonPath;
+}
+
+export type HmacAlgorithm = 'sha256' | 'sha512' | 'sha1';
+
+export type SignatureScheme =
+	| { kind: 'standardWebhooks' }
+	| {
+			kind: 'bodyHmac';
+			/** Header names in lower case. */
+			header: string;
+			algorithm: HmacAlgorithm;
+			encoding: 'hex' | 'base64';
+			prefix: string;
+			timestampHeader?: string;
+	  };
+
+export interface EventConventions {
+	typePath: JsonPath;
+	idPath: JsonPath;
+	dataPath: JsonPath;
+	/** Lower case; when set, the type is read from this header instead of the body. */
+	typeHeader?: string;
+}
+
+export interface ApiConventions {
+	list: ListConventions;
+	signature: SignatureScheme;
+	event: EventConventions;
+}
+
+/** The contract's conventions (docs/api-contract.md): what a credential uses with the switch off. */
+export const DEFAULT_CONVENTIONS: ApiConventions = {
+	list: {
+		cursorParam: 'cursor',
+		pageSizeParam: 'limit',
+		itemsPath: ['data'],
+		nextCursorPath: ['pagination', 'next_cursor'],
+	},
+	signature: { kind: 'standardWebhooks' },
+	event: { typePath: ['type'], idPath: ['id'], dataPath: ['data'] },
+};
+
+/** The value at `path` in `value`, or undefined when a step is missing or not an object. */
+export function valueAt(value: unknown, path: JsonPath): unknown {
+	let current = value;
+	for (const key of path) {
+		if (typeof current !== 'object' || current === null || Array.isArray(current)) return undefined;
+		if (!Object.prototype.hasOwnProperty.call(current, key)) return undefined;
+		current = (current as Record<string, unknown>)[key];
+	}
+	return current;
+}
+
+const PATH_SEGMENT = /^[A-Za-z0-9_$@-]+$/;
+// A query parameter name as APIs spell them: letters, digits, _ - . and brackets (page[after]).
+const QUERY_NAME = /^[A-Za-z0-9_.\-[\]]+$/;
+// An HTTP header name (RFC 9110 token).
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const MAX_NAME_LENGTH = 100;
+
+/**
+ * The credential's conventions, checked. A setting that cannot work is a NodeOperationError naming
+ * it (the shared input-check message), raised before any request or on the delivery it concerns.
+ */
+export function readConventions(
+	credentials: ICredentialDataDecryptedObject,
+	node: INode,
+	itemIndex?: number,
+): ApiConventions {
+	if (credentials.customConventions !== true) return DEFAULT_CONVENTIONS;
+	const at = (name: string) => ({
+		node,
+		label: `ERP credential › ${labelOf(apiConventionProperties, name)}`,
+		itemIndex,
+	});
+	const text = (name: string, fallback: string): string => {
+		const value = credentials[name] ?? fallback;
+		if (typeof value !== 'string') throw invalid(at(name), `expected a text, got ${show(value)}`);
+		return value.trim();
+	};
+	const named = (name: string, fallback: string, pattern: RegExp, what: string): string => {
+		const value = text(name, fallback);
+		if (value === '') throw invalid(at(name), `a ${what} is required, got ${show(value)}`);
+		if (value.length > MAX_NAME_LENGTH || !pattern.test(value)) {
+			throw invalid(at(name), `not a valid ${what}: ${show(value)}`);
+		}
+		return value;
+	};
+	const optionalHeader = (name: string): string | undefined => {
+		const value = text(name, '');
+		return value === '' ? undefined : named(name, '', HEADER_NAME, 'header name').toLowerCase();
+	};
+	const path = (name: string, fallback: string): JsonPath => {
+		const value = text(name, fallback);
+		const segments = value.split('.');
+		if (value === '' || value.length > 200 || !segments.every((s) => PATH_SEGMENT.test(s))) {
+			throw invalid(
+				at(name),
+				`expected names separated by dots, such as pagination.next_cursor, got ${show(value)}`,
+			);
+		}
+		return segments;
+	};
+	const oneOf = <T extends string>(name: string, fallback: T, allowed: readonly T[]): T => {
+		const value = credentials[name] ?? fallback;
+		if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) {
+			throw invalid(at(name), `expected one of ${allowed.join(', ')}, got ${show(value)}`);
+		}
+		return value as T;
+	};
+
+	const list: ListConventions = {
+		cursorParam: named('cursorParam', 'cursor', QUERY_NAME, 'query parameter name'),
+		pageSizeParam: named('pageSizeParam', 'limit', QUERY_NAME, 'query parameter name'),
+		itemsPath: path('itemsPath', 'data'),
+		nextCursorPath: path('nextCursorPath', 'pagination.next_cursor'),
+	};
+	if (list.cursorParam === list.pageSizeParam) {
+		throw invalid(
+			at('pageSizeParam'),
+			`must differ from the cursor's, both are ${show(list.cursorParam)}`,
+		);
+	}
+
+	let signature: SignatureScheme = { kind: 'standardWebhooks' };
+	if (
+		oneOf('signatureScheme', 'standardWebhooks', ['standardWebhooks', 'bodyHmac']) === 'bodyHmac'
+	) {
+		const prefix = text('signaturePrefix', '');
+		if (prefix.length > 50 || !/^[\x21-\x7e]*$/.test(prefix)) {
+			throw invalid(
+				at('signaturePrefix'),
+				`expected up to 50 visible ASCII characters, got ${show(prefix)}`,
+			);
+		}
+		signature = {
+			kind: 'bodyHmac',
+			header: named('signatureHeader', 'X-Signature', HEADER_NAME, 'header name').toLowerCase(),
+			algorithm: oneOf('signatureAlgorithm', 'sha256', ['sha256', 'sha512', 'sha1']),
+			encoding: oneOf('signatureEncoding', 'hex', ['hex', 'base64']),
+			prefix,
+			timestampHeader: optionalHeader('timestampHeader'),
+		};
+	}
+
+	const event: EventConventions = {
+		typePath: path('eventTypePath', 'type'),
+		idPath: path('eventIdPath', 'id'),
+		dataPath: path('eventDataPath', 'data'),
+		typeHeader: optionalHeader('eventTypeHeader'),
+	};
+	return { list, signature, event };
+}
