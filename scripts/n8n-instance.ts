@@ -303,8 +303,15 @@ export type ExecuteResult = any;
 function parseRun(stdout: string): ExecuteResult | undefined {
 	const start = stdout.indexOf('{');
 	if (start < 0) return undefined;
+	// n8n's own log lines (e.g. 'Registered runner "JS Task Runner"') can land inside the printed
+	// JSON; they start at the line's first column, which no line of indented JSON does but { and }.
+	const json = stdout
+		.slice(start)
+		.split('\n')
+		.filter((line) => !/^[A-Za-z[]/.test(line))
+		.join('\n');
 	try {
-		const run = JSON.parse(stdout.slice(start));
+		const run = JSON.parse(json);
 		return typeof run === 'object' && run !== null && 'data' in run ? run : undefined;
 	} catch {
 		return undefined;
