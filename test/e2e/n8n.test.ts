@@ -22,7 +22,15 @@ import {
 import { N8N_VERSION } from '../../scripts/n8n-env';
 import { keepFilesOnFailure, n8nExecute, skipE2e } from '../../scripts/n8n-instance';
 import { expectCount, expectRuns } from './count';
-import { e2eLog, erp, manualWorkflow, MINUTE, startE2e, type E2e } from './helpers';
+import {
+	assertPackLoaded,
+	e2eLog,
+	erp,
+	manualWorkflow,
+	MINUTE,
+	startE2e,
+	type E2e,
+} from './helpers';
 
 const SKIP = skipE2e();
 const log = e2eLog('e2e');
@@ -76,21 +84,7 @@ function articleCreateWorkflow(reference: string): Workflow {
 	it(
 		'loads our nodes, the AI-tool variant and both credentials, with no errors in the log',
 		track(async () => {
-			const nodeTypes = (
-				await e2e.rest.request<Array<{ name: string }>>('GET', '/types/nodes.json')
-			).map((n) => n.name);
-			for (const name of [
-				'n8n-nodes-erp.erp',
-				'n8n-nodes-erp.erpTrigger',
-				'n8n-nodes-erp.erpTool',
-			]) {
-				assert.ok(nodeTypes.includes(name), `${name} is not among n8n's node types`);
-			}
-			const credentialTypes = (
-				await e2e.rest.request<Array<{ name: string }>>('GET', '/types/credentials.json')
-			).map((c) => c.name);
-			assert.ok(credentialTypes.includes('erpApi'));
-			assert.ok(credentialTypes.includes('erpOAuth2Api'));
+			await assertPackLoaded(e2e.rest);
 
 			const problems = fs
 				.readFileSync(e2e.config.paths.n8nLog, 'utf8')

@@ -8,17 +8,16 @@
  * Every counter has a control that must count more than one, so that it can see a failure.
  */
 import assert from 'node:assert/strict';
-import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 
 import { DEMO_KEYS } from '../../sandbox';
-import { SANDBOX_CREDENTIAL, type Workflow } from '../../scripts/examples';
+import { SANDBOX_CREDENTIAL } from '../../scripts/examples';
 import { N8N_VERSION } from '../../scripts/n8n-env';
 import { importCredentials, keepFilesOnFailure, skipE2e } from '../../scripts/n8n-instance';
 import type { SignedDelivery } from '../trigger/helpers';
 import { expectRuns, stableRunCount } from './count';
-import { chainWorkflow, e2eLog, MINUTE, startE2e, type E2e } from './helpers';
+import { e2eLog, MINUTE, startE2e, type E2e } from './helpers';
+import { callHttp, httpWorkflow, ORIGIN_REFUSAL, startListener, type Listener } from './key-origin';
 import {
 	deliver,
 	registrationSecret,
@@ -31,29 +30,6 @@ import {
 
 const SKIP = skipE2e();
 const log = e2eLog('e2e security');
-
-/** A listener on another origin that records every request it receives. */
-type Listener = {
-	url: string;
-	requests: Array<{ url: string; authorization?: string }>;
-	close(): Promise<void>;
-};
-
-async function startListener(): Promise<Listener> {
-	const requests: Listener['requests'] = [];
-	const server = http.createServer((req, res) => {
-		requests.push({ url: req.url ?? '', authorization: req.headers.authorization });
-		res.setHeader('content-type', 'application/json');
-		res.end(JSON.stringify({ data: [{ stolen: false }], next_cursor: null }));
-	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const { port } = server.address() as AddressInfo;
-	return {
-		url: `http://127.0.0.1:${port}`,
-		requests,
-		close: () => new Promise((resolve) => server.close(() => resolve())),
-	};
-}
 
 const IDS = {
 	http: 'ErpSecHttp000001',
@@ -69,39 +45,6 @@ const HOOK_IDS = {
 	auto: '5b0f9b5e-7c57-4c8e-9d36-0b8f7a1e2c01',
 	manual: '5b0f9b5e-7c57-4c8e-9d36-0b8f7a1e2c02',
 };
-
-/** Webhook (POST, answers with the last node) -> HTTP Request with the ERP API credential. */
-function httpWorkflow(
-	id: string,
-	webhookPath: string,
-	httpParameters: Record<string, unknown>,
-	predefinedCredential = true,
-): Workflow {
-	return chainWorkflow(id, `E2E security: ${webhookPath}`, [
-		{
-			name: 'Webhook',
-			type: 'n8n-nodes-base.webhook',
-			typeVersion: 2,
-			webhookId: `${id.toLowerCase()}-hook`,
-			parameters: { httpMethod: 'POST', path: webhookPath, responseMode: 'lastNode', options: {} },
-		},
-		{
-			name: 'HTTP Request',
-			type: 'n8n-nodes-base.httpRequest',
-			typeVersion: 4.2,
-			onError: 'continueRegularOutput',
-			...(predefinedCredential ? { credentials: { erpApi: SANDBOX_CREDENTIAL } } : {}),
-			parameters: {
-				method: 'GET',
-				url: '={{ $json.body.url }}',
-				...(predefinedCredential
-					? { authentication: 'predefinedCredentialType', nodeCredentialType: 'erpApi' }
-					: {}),
-				...httpParameters,
-			},
-		},
-	]);
-}
 
 (SKIP ? describe.skip : describe)(
 	`real n8n ${N8N_VERSION}: the key's origin and replay protection`,
@@ -199,33 +142,16 @@ function httpWorkflow(
 			await listener?.close();
 		}, 80 * MINUTE);
 
-		// eslint-disable-next-line @typescript-eslint/no-explicit-any
-		async function callHttp(webhookPath: string, url: string): Promise<any> {
-			const response = await fetch(`${e2e.n8n!.url}/webhook/${webhookPath}`, {
-				method: 'POST',
-				headers: { 'content-type': 'application/json' },
-				body: JSON.stringify({ url }),
-				signal: AbortSignal.timeout(60_000),
-			});
-			const text = await response.text();
-			assert.equal(response.status, 200, text);
-			return JSON.parse(text);
-		}
-
-		const ORIGIN_REFUSAL =
-			/only sends its API key to its own Base URL \(http:\/\/127\.0\.0\.1:\d+\)/;
+		const call = (webhookPath: string, url: string) => callHttp(e2e.n8n!.url, webhookPath, url);
 
 		it(
 			"the HTTP Request node with the ERP API credential reaches the credential's own Base URL",
 			track(async () => {
-				const answer = await callHttp('sec-http', `${e2e.sandbox.baseUrl}/articles?limit=1`);
+				const answer = await call('sec-http', `${e2e.sandbox.baseUrl}/articles?limit=1`);
 				assert.equal(answer.error, undefined, JSON.stringify(answer));
 				assert.equal(answer.data.length, 1);
 				assert.match(answer.data[0].id, /^art_/);
-				const paged = await callHttp(
-					'sec-http-paginated',
-					`${e2e.sandbox.baseUrl}/clients?limit=2`,
-				);
+				const paged = await call('sec-http-paginated', `${e2e.sandbox.baseUrl}/clients?limit=2`);
 				assert.equal(paged.error, undefined, JSON.stringify(paged));
 			}),
 			80 * MINUTE,
@@ -234,7 +160,7 @@ function httpWorkflow(
 		it(
 			'the HTTP Request node cannot carry the key to another origin, paginated or not; the listener receives no Authorization header',
 			track(async () => {
-				const control = await callHttp('sec-http-control', `${listener.url}/v1/control`);
+				const control = await call('sec-http-control', `${listener.url}/v1/control`);
 				assert.equal(control.error, undefined, JSON.stringify(control));
 				assert.deepEqual(
 					listener.requests.map((r) => r.authorization),
@@ -243,11 +169,11 @@ function httpWorkflow(
 				);
 				listener.requests.length = 0;
 
-				const plain = await callHttp('sec-http', `${listener.url}/steal`);
+				const plain = await call('sec-http', `${listener.url}/steal`);
 				assert.match(JSON.stringify(plain.error), ORIGIN_REFUSAL);
-				const paginated = await callHttp('sec-http-paginated', `${listener.url}/steal`);
+				const paginated = await call('sec-http-paginated', `${listener.url}/steal`);
 				assert.match(JSON.stringify(paginated.error), ORIGIN_REFUSAL);
-				const nextPage = await callHttp(
+				const nextPage = await call(
 					'sec-http-next-page',
 					`${e2e.sandbox.baseUrl}/articles?limit=1`,
 				);

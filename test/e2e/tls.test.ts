@@ -11,7 +11,6 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 
-import { DEMO_KEYS } from '../../sandbox';
 import { N8N_VERSION } from '../../scripts/n8n-env';
 import {
 	importCredentials,
@@ -19,27 +18,15 @@ import {
 	n8nExecute,
 	skipE2e,
 } from '../../scripts/n8n-instance';
-import { makeCertificate, startFront, type Front } from '../transport/tls-servers';
+import type { Front } from '../transport/tls-servers';
 import { expectCount } from './count';
-import { e2eLog, lastRunLog, manualWorkflow, MINUTE, startE2e, type E2e } from './helpers';
+import { articlesWorkflow, e2eLog, lastRunLog, MINUTE, startE2e, type E2e } from './helpers';
+import { startTlsFronts, TLS_CREDENTIALS } from './tls-fronts';
 
 const SKIP = skipE2e();
 const log = e2eLog('tls');
 
-const CREDENTIALS = {
-	tls12: { id: 'ErpTls12Only0001', name: 'ERP (TLS 1.2-only server)' },
-	tls13: { id: 'ErpTls13Server01', name: 'ERP (TLS 1.3 server)' },
-};
 const WORKFLOW_IDS = { tls12: 'ErpE2eTls12Only1', tls13: 'ErpE2eTls13Srv01' };
-
-/** Manual Trigger, then ERP › Article › Get Many (3) with the given API key credential. */
-const listWorkflow = (id: string, credential: { id: string; name: string }) =>
-	manualWorkflow(id, `E2E: list articles through ${credential.name}`, {
-		name: 'ERP',
-		type: 'n8n-nodes-erp.erp',
-		credentials: { erpApi: credential },
-		parameters: { resource: 'article', operation: 'getAll', returnAll: false, limit: 3 },
-	});
 
 (SKIP ? describe.skip : describe)(`real n8n ${N8N_VERSION}: TLS 1.3 minimum on https`, () => {
 	let e2e: E2e;
@@ -56,28 +43,13 @@ const listWorkflow = (id: string, credential: { id: string; name: string }) =>
 			sandbox: { rateLimit: false },
 			start: false,
 			workflows: () => [
-				listWorkflow(WORKFLOW_IDS.tls12, CREDENTIALS.tls12),
-				listWorkflow(WORKFLOW_IDS.tls13, CREDENTIALS.tls13),
+				articlesWorkflow(WORKFLOW_IDS.tls12, TLS_CREDENTIALS.tls12),
+				articlesWorkflow(WORKFLOW_IDS.tls13, TLS_CREDENTIALS.tls13),
 			],
-			beforeStart: async ({ userFolder, sandbox, config }) => {
-				const certificate = makeCertificate(userFolder);
-				tls12 = await startFront(sandbox.url, certificate, 'TLSv1.2');
-				tls13 = await startFront(sandbox.url, certificate, 'TLSv1.3');
-				config.extraEnv = { NODE_EXTRA_CA_CERTS: certificate.certFile };
-				await importCredentials(
-					config,
-					(['tls12', 'tls13'] as const).map((which) => ({
-						...CREDENTIALS[which],
-						type: 'erpApi',
-						data: {
-							environment: 'sandbox',
-							baseUrl: (which === 'tls12' ? tls12 : tls13).baseUrl,
-							apiKey: DEMO_KEYS.full,
-							webhookSecret: '',
-						},
-					})),
-					log,
-				);
+			beforeStart: async (started) => {
+				const fronts = await startTlsFronts(started);
+				({ tls12, tls13 } = fronts);
+				await importCredentials(started.config, fronts.credentials, log);
 			},
 		});
 	}, 55 * MINUTE);

@@ -7,7 +7,6 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, test } from '@jest/globals';
 
-import type { INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { readApiError, redactSecrets, secretsOf } from '../../nodes/shared/transport/apiError';
@@ -19,15 +18,9 @@ import {
 	deriveIdempotencyKey,
 	resolveIdempotencyKey,
 } from '../../nodes/shared/transport/idempotency';
+import { erpNode } from './helpers';
 
-const node: INode = {
-	id: '1',
-	name: 'ERP',
-	type: 'n8n-nodes-erp.erp',
-	typeVersion: 1,
-	position: [0, 0],
-	parameters: {},
-};
+const node = erpNode;
 
 /** The error for an API answer with this status and body, to an API-key GET /articles unless `request` says otherwise. */
 const statusError = (

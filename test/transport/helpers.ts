@@ -1,5 +1,5 @@
 /** Shared by the transport and credential tests: sandbox control calls and a one-node workflow runner. */
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
 
 import { control as sandboxControl, newSandboxKey, sandboxStats } from '../../sandbox';
 import type { LoggedRequest } from '../../sandbox';
@@ -8,6 +8,16 @@ import { runWorkflow, TestCredentials } from '../harness';
 import { ERP_CALL_TYPE, erpCallNode } from './erpCallNode';
 
 /** POST (with a body) or GET (without) on the sandbox's control API; the answer's JSON. */
+/** An ERP node, for errors built outside a workflow. */
+export const erpNode: INode = {
+	id: '1',
+	name: 'ERP',
+	type: 'n8n-nodes-erp.erp',
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: {},
+};
+
 export async function control(url: string, path: string, body?: unknown): Promise<IDataObject> {
 	const answer = await sandboxControl(url, path, body);
 	if (answer.status >= 300) throw new Error(`control ${path}: ${answer.status} ${answer.text}`);
@@ -49,7 +59,8 @@ export async function api(
 }
 
 /** A new sandbox key with these scopes (its own rate-limit bucket). */
-export const newKey = (url: string, scopes: string[]): Promise<string> => newSandboxKey(url, scopes);
+export const newKey = (url: string, scopes: string[]): Promise<string> =>
+	newSandboxKey(url, scopes);
 
 export function apiKeyCredentials(
 	baseUrl: string,

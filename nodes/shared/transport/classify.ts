@@ -21,18 +21,50 @@ export function answerFromError(chain: Array<Record<string, unknown>>): HttpAnsw
 			};
 		}
 	}
+	// NodeApiError without its cause (n8n ~1.99 to 2.33): the status is in `httpCode`, the body's
+	// JSON in `context.data`; the headers are lost.
+	for (const entry of chain) {
+		if (typeof entry.httpCode === 'string' && /^\d{3}$/.test(entry.httpCode)) {
+			const body = (entry.context as IDataObject | undefined)?.data;
+			return { status: Number(entry.httpCode), headers: {}, body };
+		}
+	}
 	return undefined;
+}
+
+/** Network error codes found in an error's texts when no `code` field carries them. */
+const NETWORK_CODE_IN_TEXT =
+	/\b(ECONNRESET|ECONNREFUSED|ETIMEDOUT|ECONNABORTED|ESOCKETTIMEDOUT|EPIPE|EAI_AGAIN|ENOTFOUND|EHOSTUNREACH|ENETUNREACH)\b/;
+
+/**
+ * The codes an entry carries: its `code`, and NodeApiError's `httpCode`, where n8n keeps the code
+ * of the error it wraps. From about n8n 1.99 to 2.33, NodeApiError drops that error (its `cause`
+ * is lost), so `httpCode` (e.g. "ECONNRESET") is all that is left of it.
+ */
+function codesOf(entry: Record<string, unknown>): string[] {
+	return [entry.code, entry.httpCode].filter((c): c is string => typeof c === 'string');
+}
+
+/** An entry's texts: message, description, and NodeApiError's `messages` (the wrapped error's). */
+function textsOf(entry: Record<string, unknown>): string[] {
+	const messages = Array.isArray(entry.messages) ? entry.messages : [];
+	return [entry.message, entry.description, ...messages].filter(
+		(t): t is string => typeof t === 'string',
+	);
 }
 
 export function networkCodeFromError(chain: Array<Record<string, unknown>>): string | undefined {
 	for (const entry of chain) {
-		if (typeof entry.code === 'string' && /^[A-Z][A-Z0-9_]+$/.test(entry.code)) return entry.code;
+		const code = codesOf(entry).find((c) => /^[A-Z][A-Z0-9_]+$/.test(c));
+		if (code) return code;
 	}
-	for (const entry of chain) {
-		const message = typeof entry.message === 'string' ? entry.message : '';
-		if (/timeout/i.test(message)) return 'ETIMEDOUT';
-		if (/socket hang up/i.test(message)) return 'ECONNRESET';
+	const texts = chain.flatMap(textsOf);
+	for (const text of texts) {
+		const found = NETWORK_CODE_IN_TEXT.exec(text);
+		if (found) return found[1];
 	}
+	if (texts.some((t) => /timeout/i.test(t))) return 'ETIMEDOUT';
+	if (texts.some((t) => /socket hang up/i.test(t))) return 'ECONNRESET';
 	return undefined;
 }
 
@@ -65,10 +97,12 @@ export function isNotConnected(chain: Array<Record<string, unknown>>): boolean {
 export function isTlsVersionRefusal(chain: Array<Record<string, unknown>>): boolean {
 	return chain.some(
 		(entry) =>
-			entry.code === 'ERR_SSL_UNSUPPORTED_PROTOCOL' ||
-			entry.code === 'ERR_SSL_TLSV1_ALERT_PROTOCOL_VERSION' ||
-			(typeof entry.message === 'string' &&
-				/alert protocol version|SSL routines:[^:]*:unsupported protocol/i.test(entry.message)),
+			codesOf(entry).some(
+				(c) => c === 'ERR_SSL_UNSUPPORTED_PROTOCOL' || c === 'ERR_SSL_TLSV1_ALERT_PROTOCOL_VERSION',
+			) ||
+			textsOf(entry).some((t) =>
+				/alert protocol version|SSL routines:[^:]*:unsupported protocol/i.test(t),
+			),
 	);
 }
 

@@ -1,8 +1,7 @@
 // The process-wide rate-limit budgets, one per credential type, base URL and key: every request
 // takes a slot before it is sent and gives its answer back (see the arithmetic in budget.ts).
-// Waits use `sleep` from n8n-workflow and end when the execution is cancelled.
+// Waits (wait.ts) end when the execution is cancelled.
 import { createHash } from 'crypto';
-import { waitForRateLimit } from './wait';
 
 import {
 	newBudget,
@@ -14,6 +13,7 @@ import {
 } from './budget';
 import type { Budget } from './budget';
 import type { RateLimitInfo } from './rateLimit';
+import { wait } from './wait';
 
 const budgets = new Map<string, Budget>();
 
@@ -66,7 +66,7 @@ export async function takeSlot(
 				reserve(budget, now, probe);
 				return { budget, sentAtMs: now, probe, paced: !pastCap, settled: false };
 			}
-			await waitForRateLimit(decision.ms, options.signal);
+			await wait(decision.ms, options.signal);
 		}
 	} finally {
 		const index = budget.queue.indexOf(ticket);

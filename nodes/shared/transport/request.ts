@@ -1,7 +1,6 @@
 // The attempt loop: one request to the ERP API, with its slot of the rate-limit budget, its turns
 // after a 429 (rateLimited.ts), retries (rateLimit.ts decideRetry) and its final error (failure.ts).
 // One attempt is attempt.ts; what every attempt sends is httpOptions.ts.
-import { sleep } from 'n8n-workflow';
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { DEFAULT_MAX_WAIT_SECONDS } from '../descriptions';
@@ -16,7 +15,7 @@ import { takeSlot } from './pacing';
 import { onRateLimited } from './rateLimited';
 import { decideRetry } from './rateLimit';
 import type { ErpContext, ErpRequest, ErpRequestSettings } from './types';
-import { waitForRateLimit } from './wait';
+import { wait } from './wait';
 
 /**
  * Sends one request to the ERP API and returns the parsed JSON body (`{}` for an empty answer).
@@ -57,6 +56,9 @@ export async function send(
 
 	let first = false;
 	let retry = 0;
+	// n8n 1.x ignores `except: [401]` and hands an expired token's 401 back as an answer: that
+	// attempt is sent again once with status errors thrown, so that n8n refreshes the token.
+	let refresh: 'not yet' | 'now' | 'done' = 'not yet';
 	for (let attempts = 1; ; attempts++) {
 		// A slot of the key's budget, in order (a retry or a turn goes first). A wait past what is
 		// left of Max Rate-Limit Wait is not made: the request goes, and the server's 429 says how long.
@@ -66,9 +68,20 @@ export async function send(
 			signal,
 			first,
 		});
-		const result = await attemptOnce(context, resolved, options, slot, itemIndex);
+		const sent = refresh === 'now' ? { ...options, ignoreHttpStatusErrors: false } : options;
+		if (refresh === 'now') refresh = 'done';
+		const result = await attemptOnce(context, resolved, sent, slot, itemIndex);
 		if (result.done) return { statusCode: result.statusCode, body: result.body };
 		first = true;
+		if (
+			refresh === 'not yet' &&
+			resolved.authentication === 'oAuth2' &&
+			result.outcome.kind === 'status' &&
+			result.outcome.status === 401
+		) {
+			refresh = 'now';
+			continue;
+		}
 
 		let stop: StopReason;
 		const step = onRateLimited(result.outcome, startedAtMs, maxWaitSeconds, result.atMs);
@@ -86,13 +99,8 @@ export async function send(
 			);
 			if (decision.action === 'retry') {
 				retry++;
-				const ms = decision.waitSeconds * 1000;
-				// A 429 with no time said is a rate-limit wait too; other retries back off.
-				if (result.outcome.kind === 'status' && result.outcome.status === 429) {
-					await waitForRateLimit(ms, signal);
-				} else {
-					await sleep(Math.round(ms), signal);
-				}
+				// A 429 with no time said, or a back-off: the transport's one wait (wait.ts).
+				await wait(decision.waitSeconds * 1000, signal);
 				continue;
 			}
 			stop = decision;
