@@ -178,7 +178,10 @@ const POLL_DEADLINE = { deadlineMs: 100_000, quietMs: 2_000 };
 				log('republishing the webhook workflow');
 				await e2e.rest.deactivate(WEBHOOK_WORKFLOW);
 				await e2e.rest.activate(WEBHOOK_WORKFLOW);
-				assert.equal((await registrations()).length, 1, 'republishing registers it again');
+				// Republishing registers it again, once.
+				await expectCount('registrations after republishing', 1, async () => ({
+					count: (await registrations()).length,
+				}));
 				const after = await crossing('after');
 				await expectCount('webhook runs after republishing', 2, sinkReading(hooked));
 				assert.deepEqual(hooked.messages.slice(1), [after], 'only the event after republishing');
