@@ -18,6 +18,7 @@ import {
 	EXAMPLE_IDS,
 	importWorkflows,
 	loadExamples,
+	SANDBOX_DEMO_KEY,
 	startChatSink,
 	wireExample,
 	type Workflow,
@@ -126,6 +127,29 @@ async function main() {
 			},
 		});
 
+		// An API key credential whose ERP names things its own way, set as the README's "Try it
+		// against the sandbox" (steps 1 and 5): Custom API Conventions on with a body HMAC, so that
+		// every field the switch opens is in the picture.
+		const conventions = await rest.request<{ id: string }>('POST', '/rest/credentials', {
+			name: 'ERP API (custom conventions)',
+			type: 'erpApi',
+			data: {
+				environment: 'sandbox',
+				baseUrl: sandbox.baseUrl,
+				apiKey: SANDBOX_DEMO_KEY,
+				customConventions: true,
+				cursorParam: 'starting_after',
+				pageSizeParam: 'per_page',
+				itemsPath: 'items',
+				nextCursorPath: 'meta.next',
+				signatureScheme: 'bodyHmac',
+				signatureHeader: 'X-Hub-Signature-256',
+				signaturePrefix: 'sha256=',
+				eventTypePath: 'event',
+				eventDataPath: 'payload',
+			},
+		});
+
 		const browser = await chromium.launch({ executablePath: browserPath, headless: true });
 		cleanups.push(() => browser.close());
 		const context = await browser.newContext({
@@ -145,6 +169,7 @@ async function main() {
 
 		const order = examples.get(EXAMPLE_IDS.orderToInvoice) as Workflow;
 		const lowStock = examples.get(EXAMPLE_IDS.lowStockToChat) as Workflow;
+		const polling = examples.get(EXAMPLE_IDS.lowStockByPolling) as Workflow;
 		const settle = async () => await page.waitForTimeout(1500);
 
 		log('Taking the pictures');
@@ -158,7 +183,10 @@ async function main() {
 			[order, 'Record settlement', 'settlement-record.png'],
 			[order, 'Find or create client', 'client-find-or-create.png'],
 			[lowStock, 'Stock low', 'erp-trigger.png'],
+			[polling, 'Stock low (polling)', 'erp-polling-trigger.png'],
 		];
+		// Tall enough for the longest panel (Invoice › Issue) to show its last parameter.
+		await page.setViewportSize({ width: 1440, height: 1060 });
 		for (const [workflow, name, file] of panels) {
 			await page.goto(`${n8n.url}/workflow/${workflow.id}/${nodeId(workflow, name)}`);
 			const ndv = page.locator('[data-test-id="ndv"]');
@@ -170,11 +198,13 @@ async function main() {
 		const credentials: Array<[string, string]> = [
 			['ErpSandboxDemo01', 'credential-api-key.png'],
 			[oauth.id, 'credential-oauth2.png'],
+			[conventions.id, 'credential-conventions.png'],
 		];
 		// The whole form, unscrolled: in the dialog (n8n's modal: an Element Plus el-dialog whose
 		// body scrolls) every box that clips or scrolls its content is let out to its full height,
-		// then the dialog is taken whole, title to last field.
-		await page.setViewportSize({ width: 1440, height: 1800 });
+		// then the dialog is taken whole, title to last field. The window must be taller than the
+		// tallest form (Custom API Conventions on: 2,286 px), or the dialog's top is cut off.
+		await page.setViewportSize({ width: 1440, height: 3000 });
 		for (const [id, file] of credentials) {
 			await page.goto(`${n8n.url}/home/credentials/${id}`);
 			const form = page.locator('[data-test-id="credential-edit-dialog"]');
