@@ -21,7 +21,7 @@ const properties: INodeProperties[] = [
 	authenticationDescription,
 	{
 		displayName:
-			"Checks the ERP at the Poll Times above (every minute at most); no webhook needed, so it works when the ERP cannot reach n8n. What it has seen is kept with the workflow: after n8n was stopped, the next polls catch up in order, nothing skipped or repeated. The first activation starts from now. Each poll costs one request per 100 new records (at least one): polling every minute costs 60 requests an hour when nothing happens.",
+			'Checks the ERP at the Poll Times above (every minute at most); no webhook needed, so it works when the ERP cannot reach n8n. What it has seen is kept with the workflow: after n8n was stopped, the next polls catch up in order, nothing skipped or repeated. The first activation starts from now. Each poll costs one request per 100 new records (at least one): polling every minute costs 60 requests an hour when nothing happens.',
 		name: 'pollingNotice',
 		type: 'notice',
 		default: '',
