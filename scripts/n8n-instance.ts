@@ -457,12 +457,13 @@ export async function startN8n(
 		cwd: config.paths.userFolder,
 		env: n8nEnvironment(config),
 		logFile: config.paths.n8nLog,
-		// `n8n start`: ready once its REST API answers too (n8n 1.x reports ready before that).
+		// `n8n start`: ready once its REST API answers too (n8n 1.x reports ready before that); other
+		// commands have no REST API (a webhook processor answers /healthz/readiness only).
 		ready: async () =>
 			options.healthUrl
 				? await answersOk(options.healthUrl)
 				: (await answersOk(`${url}/healthz/readiness`)) &&
-					(await answersOk(`${url}/rest/settings`)),
+					(command[0] !== 'start' || (await answersOk(`${url}/rest/settings`))),
 		timeoutMs,
 	});
 	return { ...running, url };
