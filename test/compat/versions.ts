@@ -1,0 +1,9 @@
+/**
+ * The n8n versions `npm run test:compat` runs on: COMPAT_VERSIONS (scripts/n8n-env.ts), or
+ * ERP_COMPAT_VERSIONS=1.123.81,2.33.7 to choose.
+ */
+import { COMPAT_VERSIONS } from '../../scripts/n8n-env';
+
+export const VERSIONS = (process.env.ERP_COMPAT_VERSIONS?.split(',') ?? [...COMPAT_VERSIONS]).map(
+	(v) => v.trim(),
+);
