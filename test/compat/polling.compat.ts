@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- drives n8n from outside, not a node */
 /**
  * `npm run test:compat`: the ERP Polling Trigger's catch-up across restarts (the README's
  * Compatibility table, "Polling trigger: catch-up exactly once across restarts") in each real n8n

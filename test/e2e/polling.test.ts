@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- drives n8n from outside, not a node */
 /**
  * The ERP Polling Trigger in real n8n (the default version): the catch-up across restarts of
  * test/e2e/polling-scenario.ts (25 movements and 3 low-stock crossings made while n8n is stopped
