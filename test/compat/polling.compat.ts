@@ -13,63 +13,35 @@
  *   the same steps leave it lost.
  */
 import assert from 'node:assert/strict';
-import { afterAll, beforeAll, describe, it } from '@jest/globals';
+import { describe, it } from '@jest/globals';
 
 import { control } from '../../sandbox';
 import { SANDBOX_CREDENTIAL } from '../../scripts/examples';
-import { keepFilesOnFailure, skipE2e } from '../../scripts/n8n-instance';
+import { skipE2e } from '../../scripts/n8n-instance';
 import { expectCount, expectRuns } from '../e2e/count';
-import {
-	closePollingSinks,
-	pollingWorkflows,
-	runPollingScenario,
-	startPollingSinks,
-	type PollingSinks,
-} from '../e2e/polling-scenario';
-import { e2eLog, erp, MINUTE, startE2e, type E2e } from '../e2e/helpers';
+import { usePollingScenario } from '../e2e/polling-scenario';
+import { e2eLog, erp, MINUTE } from '../e2e/helpers';
 import { triggerWorkflow } from '../e2e/trigger-replay';
 import { VERSIONS } from './versions';
 
-const SKIP = skipE2e();
 const TRIGGER = 'ErpCompatRestart';
 const HOOK_ID = '3c8e1f4a-6b2d-4e9f-a017-5d6c7b8a9e26';
 
-(SKIP ? describe.skip : describe).each(VERSIONS)(
+(skipE2e() ? describe.skip : describe).each(VERSIONS)(
 	'real n8n %s: the ERP triggers across restarts',
 	(version) => {
 		const log = e2eLog(`compat restarts ${version}`);
-		const files = keepFilesOnFailure(log);
-		let e2e: E2e;
-		let sinks: PollingSinks;
-
-		beforeAll(async () => {
-			sinks = await startPollingSinks();
-			e2e = await startE2e({
-				version,
-				folderPrefix: `n8n-nodes-erp-compat-restarts-${version}-`,
-				log,
-				files,
-				workflows: () => [
-					...pollingWorkflows(sinks),
-					triggerWorkflow(TRIGGER, HOOK_ID, 'automatic', SANDBOX_CREDENTIAL),
-				],
-			});
-		}, 60 * MINUTE);
-
-		afterAll(async () => {
-			await e2e?.stop();
-			await closePollingSinks(sinks);
-		}, 10 * MINUTE);
-
-		it(
-			'after n8n was stopped, 25 movements and 3 crossings run exactly once; a restart repeats nothing; a cleared position repeats everything',
-			files.track(async () => await runPollingScenario(e2e, sinks, log)),
-			20 * MINUTE,
-		);
+		const { files, e2e: running } = usePollingScenario({
+			version,
+			folderPrefix: `n8n-nodes-erp-compat-restarts-${version}-`,
+			log,
+			workflows: [triggerWorkflow(TRIGGER, HOOK_ID, 'automatic', SANDBOX_CREDENTIAL)],
+		});
 
 		it(
 			'the ERP Trigger: a registration deleted in the ERP while n8n was stopped is registered again at start; the next event runs once',
 			files.track(async () => {
+				const e2e = running();
 				const registrations = async (): Promise<Array<{ id: string }>> =>
 					(await erp(e2e.sandbox, '/webhooks')).data.filter((w: { url: string }) =>
 						w.url.includes(HOOK_ID),

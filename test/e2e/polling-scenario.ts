@@ -16,6 +16,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as path from 'node:path';
+import { afterAll, beforeAll, it } from '@jest/globals';
 
 import {
 	EXAMPLE_IDS,
@@ -26,28 +27,60 @@ import {
 	type Workflow,
 } from '../../scripts/examples';
 import type { Log } from '../../scripts/n8n-env';
+import { keepFilesOnFailure } from '../../scripts/n8n-instance';
 import { expectCount } from './count';
 import { example, sinkReading } from './sinks';
-import { chainWorkflow, erp, type E2e } from './helpers';
+import { chainWorkflow, erp, MINUTE, startE2e, type E2e } from './helpers';
 
 const MOVEMENTS = 'ErpPollMovement1';
 const CONTROL = 'ErpPollControl01';
 
 /** Where the scenario's workflows post: low-stock chat messages, movement ids, the control's. */
-export type PollingSinks = { chat: ChatSink; moves: ChatSink; control: ChatSink };
+type PollingSinks = { chat: ChatSink; moves: ChatSink; control: ChatSink };
 
-export async function startPollingSinks(): Promise<PollingSinks> {
-	const [chat, moves, control] = await Promise.all([
-		startChatSink(),
-		startChatSink(),
-		startChatSink(),
-	]);
-	return { chat, moves, control };
-}
+/**
+ * For a describe block: one n8n (`version`, default the default n8n) with the scenario's
+ * workflows and `workflows` besides, started in beforeAll and stopped in afterAll, and the
+ * scenario as its first test. Returns the file's `files` and the running instance, for more tests.
+ */
+export function usePollingScenario(options: {
+	folderPrefix: string;
+	log: Log;
+	version?: string;
+	workflows?: Workflow[];
+}): { files: ReturnType<typeof keepFilesOnFailure>; e2e: () => E2e } {
+	const { log } = options;
+	const files = keepFilesOnFailure(log);
+	let e2e: E2e;
+	let sinks: PollingSinks;
 
-export async function closePollingSinks(sinks: PollingSinks | undefined): Promise<void> {
-	if (!sinks) return;
-	await Promise.all(Object.values(sinks).map(async (sink) => await sink.close()));
+	beforeAll(async () => {
+		const [chat, moves, control] = await Promise.all([
+			startChatSink(),
+			startChatSink(),
+			startChatSink(),
+		]);
+		sinks = { chat, moves, control };
+		e2e = await startE2e({
+			version: options.version,
+			folderPrefix: options.folderPrefix,
+			log,
+			files,
+			workflows: () => [...pollingWorkflows(sinks), ...(options.workflows ?? [])],
+		});
+	}, 60 * MINUTE);
+
+	afterAll(async () => {
+		await e2e?.stop();
+		await Promise.all(Object.values(sinks ?? {}).map(async (sink) => await sink.close()));
+	}, 10 * MINUTE);
+
+	it(
+		'after n8n was stopped, 25 movements and 3 crossings run exactly once; a restart repeats nothing; a cleared position repeats everything',
+		files.track(async () => await runPollingScenario(e2e, sinks, log)),
+		20 * MINUTE,
+	);
+	return { files, e2e: () => e2e };
 }
 
 /** ERP Polling Trigger (every minute) on stock movements, posting each item's id to `url`. */
@@ -83,7 +116,7 @@ function movementWorkflow(id: string, url: string, options: Record<string, unkno
  * The scenario's workflows (for startE2e): the example "low stock to chat, by polling", a watch of
  * new stock movements (Start From "Now") and the control (Start From "The Beginning").
  */
-export function pollingWorkflows(sinks: PollingSinks): Workflow[] {
+function pollingWorkflows(sinks: PollingSinks): Workflow[] {
 	return [
 		wireExample(example(EXAMPLE_IDS.lowStockByPolling), { chatUrl: sinks.chat.url }),
 		movementWorkflow(MOVEMENTS, sinks.moves.url, {}),
@@ -125,7 +158,7 @@ async function journal(e2e: E2e): Promise<string[]> {
  * yet: publish, stop n8n, make 25 movements and 3 crossings, start n8n: each once, in order;
  * restart: nothing again; the control (position cleared) repeats.
  */
-export async function runPollingScenario(e2e: E2e, sinks: PollingSinks, log: Log): Promise<void> {
+async function runPollingScenario(e2e: E2e, sinks: PollingSinks, log: Log): Promise<void> {
 	const { chat, moves, control } = sinks;
 	const sandbox = e2e.sandbox;
 	const make = async (stock: number) =>
