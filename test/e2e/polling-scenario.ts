@@ -23,9 +23,8 @@ import {
 	SANDBOX_CREDENTIAL,
 	startChatSink,
 	wireExample,
-	type ChatSink,
-	type Workflow,
 } from '../../scripts/examples';
+import type { ChatSink, Workflow } from '../../scripts/examples';
 import type { Log } from '../../scripts/n8n-env';
 import { keepFilesOnFailure } from '../../scripts/n8n-instance';
 import { expectCount } from './count';
