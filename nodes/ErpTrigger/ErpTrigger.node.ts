@@ -161,7 +161,7 @@ export class ErpTrigger implements INodeType {
 			},
 			{
 				displayName:
-					"Events reach n8n only while the ERP can call this URL and holds this trigger's registration. They are lost, with no error anywhere, when n8n is unreachable for longer than the ERP retries (about 30 seconds), or when the registration was removed in the ERP while n8n was stopped: n8n does not check it again when it starts. Republishing the workflow registers it again (events in between stay lost). For alerts that must not be missed, add a workflow with the ERP Polling Trigger as a backstop: it catches up after any downtime.",
+					"Events reach n8n only while the ERP can call this URL and holds this trigger's registration. They are lost, with no error anywhere, when n8n is unreachable for longer than the ERP retries (about 30 seconds), or when the registration was removed in the ERP while n8n was stopped: n8n 2.41 does not check it again when it starts (n8n 1.123 and 2.33 register it again). Republishing the workflow registers it again (events in between stay lost). For alerts that must not be missed, add a workflow with the ERP Polling Trigger as a backstop: it catches up after any downtime.",
 				name: 'deliveryNotice',
 				type: 'notice',
 				default: '',

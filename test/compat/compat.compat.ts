@@ -1,8 +1,8 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- drives n8n from outside, not a node */
 /**
  * `npm run test:compat` (issue 24): the promises of the README's Compatibility table, in each real
- * n8n of COMPAT_VERSIONS (scripts/n8n-env.ts: the floor, the last 1.x, and a 2.x before 2.34;
- * `npm test` covers the default N8N_VERSION). Override with ERP_COMPAT_VERSIONS=1.123.81,2.33.7.
+ * n8n of VERSIONS (./versions.ts: the floor, the last 1.x, and a 2.x before 2.34; `npm test`
+ * covers the default N8N_VERSION); polling.compat.ts adds the polling trigger's catch-up.
  * Per version, one n8n with the packed package, the sandbox (2,000 articles) and two HTTPS fronts:
  * - load: our nodes, the AI-tool variant and both credentials;
  * - Return All exact under connection resets and 503s; control: resets on every attempt fail the
@@ -17,7 +17,6 @@ import { afterAll, beforeAll, describe, it } from '@jest/globals';
 
 import { DEMO_KEYS, control, sandboxRequests, sandboxStats } from '../../sandbox';
 import { SANDBOX_CREDENTIAL } from '../../scripts/examples';
-import { COMPAT_VERSIONS } from '../../scripts/n8n-env';
 import {
 	importCredentials,
 	keepFilesOnFailure,
@@ -54,11 +53,9 @@ import {
 import { listAll } from '../trigger/helpers';
 import type { Front } from '../transport/tls-servers';
 import { startTlsFronts, TLS_CREDENTIALS } from '../e2e/tls-fronts';
+import { VERSIONS } from './versions';
 
 const SKIP = skipE2e();
-const VERSIONS = (process.env.ERP_COMPAT_VERSIONS?.split(',') ?? [...COMPAT_VERSIONS]).map((v) =>
-	v.trim(),
-);
 /** n8n honours a request's `agentOptions` (the TLS minimum) from 2.20 (see nodes/shared/tls.ts). */
 const TLS_MINIMUM_FROM = [2, 20];
 const ARTICLES = 2000;
