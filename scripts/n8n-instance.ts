@@ -579,6 +579,35 @@ export class N8nRest {
 		}>('GET', `/rest/executions?filter=${filter}&limit=${limit}`);
 		return data.results;
 	}
+
+	/**
+	 * The error messages an execution recorded (its run data, read from n8n's flattened form), for
+	 * a test's failure message: which node failed and why.
+	 */
+	async executionErrors(executionId: string): Promise<string[]> {
+		const execution = await this.request<{ data?: string }>(
+			'GET',
+			`/rest/executions/${executionId}`,
+		);
+		if (typeof execution.data !== 'string') return [];
+		// n8n stores run data "flatted": a JSON array whose strings are referenced by index.
+		const table = JSON.parse(execution.data) as unknown[];
+		const text = (value: unknown) =>
+			typeof value === 'string' && /^\d+$/.test(value) && typeof table[Number(value)] === 'string'
+				? (table[Number(value)] as string)
+				: undefined;
+		const messages = new Set<string>();
+		for (const entry of table) {
+			if (!entry || typeof entry !== 'object' || Array.isArray(entry)) continue;
+			const record = entry as Record<string, unknown>;
+			const message = text(record.message);
+			if (message === undefined || text(record.name) === undefined) continue;
+			const node = text((table[Number(record.node)] as Record<string, unknown> | undefined)?.name);
+			const description = text(record.description);
+			messages.add(`${node ? `${node}: ` : ''}${message}${description ? ` (${description})` : ''}`);
+		}
+		return [...messages];
+	}
 }
 
 /**

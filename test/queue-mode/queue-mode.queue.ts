@@ -89,6 +89,10 @@ test(
 				`windows ${JSON.stringify(report.windows.map((w) => [w.accepted, w.refused]))}`
 			}\n`,
 		);
+		for (const failed of executions.filter((e) => e.status !== 'success')) {
+			const errors = await q.rest.executionErrors(failed.id).catch((e: Error) => [e.message]);
+			process.stdout.write(`# execution ${failed.id} (${failed.status}): ${errors.join(' | ')}\n`);
+		}
 		assert.deepEqual(
 			answers.filter((a) => a.status !== 200),
 			[],
