@@ -18,11 +18,13 @@ import {
 	observeNoAnswer,
 	paceDecision,
 	pruneBudgets,
+	releaseWaitMs,
 	reserve,
 } from '../../nodes/shared/transport/budget';
 import type { Budget, ObservedAnswer } from '../../nodes/shared/transport/budget';
 import type { RateLimitInfo } from '../../nodes/shared/transport/rateLimit';
 import { RESET_MARGIN_SECONDS } from '../../nodes/shared/transport/rateLimit';
+import { DEFAULT_MAX_WAIT_SECONDS } from '../../nodes/shared/descriptions';
 
 const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
 const MARGIN = RESET_MARGIN_SECONDS * 1000;
@@ -208,13 +210,40 @@ describe('decisions', () => {
 			ms: ANSWER_POLL_MS,
 			reason: 'answer',
 		});
-		// The next window is ours alone unless something shows otherwise (1 used: our probe).
+		// The next window is ours alone unless something shows otherwise (1 used: our probe): all
+		// 9 slots are ours, half the limit at once, the rest released over the window's first half.
 		roundTrip(budget, NOW + 10_100, true, ok(9, 10), NOW + 10_105);
-		assert.equal(paceDecision(budget, 8, NOW + 10_105).action, 'send');
+		assert.equal(paceDecision(budget, 3, NOW + 10_105).action, 'send');
+		assert.equal(paceDecision(budget, 8, NOW + 10_105).action, 'wait');
+		assert.equal(paceDecision(budget, 8, NOW + 15_105).action, 'send');
 		// 1 left while shared: floor(1 / 2) = 0, so two processes cannot both take it.
 		budget.sharedUntilMs = NOW + 60_000;
 		budget.remaining = 1;
 		assert.equal(paceDecision(budget, 0, NOW + 10_200).action, 'wait');
+	});
+
+	test('no process takes a whole window at once: half the limit goes, the rest is released over the first half of the window', () => {
+		// A window of 10 s that started now (the first answer said 10 s), limit 10, 1 sent (the probe).
+		const budget = knownBudget(10, 0);
+		roundTrip(budget, NOW, true, ok(9, 10), NOW);
+		// The 2nd to 5th request of the window go at once (positions 0 to 3).
+		for (const position of [0, 1, 2, 3]) {
+			assert.equal(paceDecision(budget, position, NOW).action, 'send');
+		}
+		// The 6th is released 1 s in (a fifth of the 5 s over which the other half is released), the
+		// 10th at 5 s; both wait for that, not for an answer or the reset.
+		assert.deepEqual(paceDecision(budget, 4, NOW), { action: 'wait', ms: 1000, reason: 'release' });
+		assert.deepEqual(paceDecision(budget, 8, NOW + 1000), {
+			action: 'wait',
+			ms: 4000,
+			reason: 'release',
+		});
+		assert.equal(paceDecision(budget, 8, NOW + 5000).action, 'send');
+		// What this process sent counts: with 5 sent, the next is the 6th of the window.
+		for (const at of [1, 2, 3, 4]) reserve(budget, NOW + at, false);
+		assert.equal(releaseWaitMs(budget, 0, NOW + 10), 990);
+		// A limit not known yet: nothing is held back.
+		assert.equal(releaseWaitMs(newBudget(NOW), 5, NOW), 0);
 	});
 
 	test('idle budgets are forgotten, and there are never more than MAX_BUDGETS', () => {
@@ -250,9 +279,25 @@ function simulate(options: {
 	naive?: boolean;
 	/** The server reports no budget: only Retry-After on a 429. */
 	headerless?: boolean;
+	/**
+	 * Executions each process runs at once (n8n's worker --concurrency); the others wait in one
+	 * shared job queue and go to whichever process frees a place first. Default: all at once,
+	 * spread round-robin.
+	 */
+	concurrency?: number;
+	/** Each leg of a round trip takes latencyMs/2 plus up to this much more (seeded, repeatable). */
+	jitterMs?: number;
+	/** Process p starts its first executions p times this late (a worker that is slower to start). */
+	staggerMs?: number;
 }) {
 	const { limit, windowSeconds, latencyMs, executions, requestsEach } = options;
 	const processes = options.processes ?? 1;
+	let seed = 12345;
+	const random = () => {
+		seed = (seed * 1103515245 + 12345) % 2147483648;
+		return seed / 2147483648;
+	};
+	const leg = () => latencyMs / 2 + (options.jitterMs ?? 0) * random();
 	type Event = { at: number; seq: number; run: () => void };
 	const events: Event[] = [];
 	let seq = 0;
@@ -293,9 +338,31 @@ function simulate(options: {
 	const admitted: number[] = [];
 	let done = 0;
 	let lastDone = NOW;
+	// Each request's whole wait: from its first attempt to the one that was accepted.
+	let maxRequestWaitMs = 0;
+	const donePerProcess = budgets.map(() => 0);
+	const running = budgets.map(() => 0);
+	let nextExecution = 0;
+	const startExecutions = () => {
+		for (let p = 0; p < processes; p++) {
+			while (
+				nextExecution < executions &&
+				running[p] < (options.concurrency ?? Math.ceil(executions / processes))
+			) {
+				running[p]++;
+				request(nextExecution++, p, requestsEach, false, now);
+			}
+		}
+	};
 
-	const request = (execution: number, left: number, first: boolean) => {
-		const budget = budgets[execution % processes];
+	const request = (
+		execution: number,
+		process: number,
+		left: number,
+		first: boolean,
+		startedAt: number,
+	) => {
+		const budget = budgets[process];
 		const ticket = budget.nextTicket++;
 		if (first) budget.queue.unshift(ticket);
 		else budget.queue.push(ticket);
@@ -308,9 +375,9 @@ function simulate(options: {
 			admitted.push(ticket);
 			const sentAt = now;
 			reserve(budget, now, decision.probe);
-			at(now + latencyMs / 2, () => {
+			at(now + leg(), () => {
 				const answer = serve();
-				at(now + latencyMs / 2, () => {
+				at(now + leg(), () => {
 					observeAnswer(
 						budget,
 						{ ...answer, sentAtMs: sentAt, probe: decision.probe, paced: true },
@@ -319,17 +386,34 @@ function simulate(options: {
 					if (answer.status === 429) {
 						// Naive: wait for Retry-After, as the old transport did; paced: the budget waits.
 						const wait = options.naive ? (answer.info.retryAfterSeconds ?? 1) * 1000 : 0;
-						return at(now + wait, () => request(execution, left, true));
+						return at(now + wait, () => request(execution, process, left, true, startedAt));
 					}
-					if (left > 1) return request(execution, left - 1, false);
+					maxRequestWaitMs = Math.max(maxRequestWaitMs, sentAt - startedAt);
+					if (left > 1) return request(execution, process, left - 1, false, now);
 					done++;
+					donePerProcess[process]++;
+					running[process]--;
 					lastDone = now;
+					startExecutions();
 				});
 			});
 		};
 		check();
 	};
-	for (let e = 0; e < executions; e++) at(NOW, () => request(e, requestsEach, false));
+	if (options.concurrency === undefined) {
+		for (let e = 0; e < executions; e++)
+			at(NOW, () => request(e, e % processes, requestsEach, false, NOW));
+		nextExecution = executions;
+	} else {
+		for (let p = 0; p < processes; p++) {
+			at(NOW + p * (options.staggerMs ?? 0), () => {
+				while (nextExecution < executions && running[p] < options.concurrency!) {
+					running[p]++;
+					request(nextExecution++, p, requestsEach, false, now);
+				}
+			});
+		}
+	}
 	while (events.length > 0) {
 		events.sort((a, b) => a.at - b.at || a.seq - b.seq);
 		const event = events.shift()!;
@@ -351,6 +435,8 @@ function simulate(options: {
 		idealMs,
 		arrivals,
 		admitted,
+		maxRequestWaitMs,
+		donePerProcess,
 	};
 }
 
@@ -417,6 +503,26 @@ describe('many concurrent executions sharing one key (fake time)', () => {
 			[...run.admitted].sort((a, b) => a - b),
 		);
 		assert.equal(run.refused, 0);
+	});
+
+	test('n8n queue mode, 2 workers of 10, one slower to start: both get the key, no request waits near the default Max Rate-Limit Wait', () => {
+		// Before the window was released over time, the worker that started 300 ms late got nothing
+		// for a minute: its requests waited 60.5 s (past the default 60 s, so its execution failed)
+		// and it ran 10 executions against the other's 30.
+		for (const staggerMs of [0, 300, 700, 1500]) {
+			const run = simulate({
+				...burst(30, 10, 20, 40, 6),
+				processes: 2,
+				concurrency: 10,
+				jitterMs: 40,
+				staggerMs,
+			});
+			const summary = `${staggerMs} ms late: per worker ${JSON.stringify(run.donePerProcess)}, longest wait ${(run.maxRequestWaitMs / 1000).toFixed(1)} s, ${run.refused} answered 429`;
+			assert.equal(run.done, 40, summary);
+			assert.ok(run.maxRequestWaitMs < DEFAULT_MAX_WAIT_SECONDS * 500, summary);
+			assert.ok(Math.min(...run.donePerProcess) >= 12, summary);
+			assert.ok(run.refusedShare < 0.05, summary);
+		}
 	});
 
 	test('two processes on one key: few 429s, measured against the same burst without the budget', () => {

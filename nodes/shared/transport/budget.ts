@@ -14,6 +14,13 @@
 // cannot overrun it. A 429 while shared assumes one more consumer. In a budget's first window,
 // before anything is known, the share is rounded up instead: a lone process still fills it.
 //
+// A process alone does not know of a process that comes late in a window (a worker slower to
+// start, or one whose estimate of the reset, from a 429's rounded Retry-After, is later than
+// ours): its refused requests leave no trace in our headers. So no process takes a whole window
+// at once: half of the window's limit goes at once, the rest is released evenly over the first
+// half of the window. A late process still finds room, its answers tell it the window as
+// precisely as ours, and a backlog still uses every window in full.
+//
 // A server that reports no budget at all, only Retry-After on a 429, is paced by what it accepts
 // and refuses: a 429 closes the key's gate for everyone until then, and the window's capacity and
 // length are learned (learned.ts).
@@ -36,6 +43,10 @@ export const SHARED_WINDOWS = 3;
 const RESET_ROUNDING_MS = 1000;
 /** An answer whose reset lands this far past the known window's end belongs to a new window. */
 const NEW_WINDOW_SLACK_MS = 1500;
+/** The part of a window's limit one process may take at once; the rest is released over time. */
+export const BURST_SHARE = 0.5;
+/** The part of the window (from its start) over which the rest of the limit is released. */
+export const RELEASE_SHARE_OF_WINDOW = 0.5;
 /** A budget with nothing waiting or in flight is forgotten after this long. */
 export const BUDGET_IDLE_MS = 15 * 60_000;
 /** At most this many budgets are kept; the least recently used idle ones go first. */
@@ -109,8 +120,29 @@ export function shareOf(budget: Budget, remaining: number, nowMs: number): numbe
 
 export type PaceDecision =
 	| { action: 'send'; probe: boolean }
-	/** `reset`: no slot before the window resets; `answer`: an answer in flight may free one. */
-	| { action: 'wait'; ms: number; reason: 'reset' | 'answer' };
+	/**
+	 * `reset`: no slot before the window resets; `answer`: an answer in flight may free one;
+	 * `release`: the window's slots are released over time (see releaseWaitMs).
+	 */
+	| { action: 'wait'; ms: number; reason: 'reset' | 'answer' | 'release' };
+
+/**
+ * How long the request `position` places behind the head waits for its slot to be released
+ * (BURST_SHARE at once, the rest evenly over RELEASE_SHARE_OF_WINDOW of the window); 0: released.
+ */
+export function releaseWaitMs(budget: Budget, position: number, nowMs: number): number {
+	const { limit, windowEndsAtMs, windowMs } = budget;
+	if (limit === undefined || windowEndsAtMs === undefined || windowMs <= 0) return 0;
+	const startMs = windowEndsAtMs - windowMs;
+	let sent = 0;
+	for (const at of budget.sentAtMs) if (at >= startMs) sent++;
+	// The share of the limit this request needs released: it is the (sent + position + 1)th.
+	const needed = (sent + position + 1) / limit;
+	if (needed <= BURST_SHARE) return 0;
+	const releaseMs = windowMs * RELEASE_SHARE_OF_WINDOW;
+	const atMs = startMs + ((needed - BURST_SHARE) / (1 - BURST_SHARE)) * releaseMs;
+	return Math.max(0, Math.ceil(atMs - nowMs));
+}
 
 /**
  * What the request `position` places behind the head of the queue (0: the head) does now.
@@ -124,7 +156,11 @@ export function paceDecision(budget: Budget, position: number, nowMs: number): P
 	const { remaining, windowEndsAtMs } = budget;
 	if (remaining !== undefined && windowEndsAtMs !== undefined && nowMs < windowEndsAtMs + margin) {
 		const share = shareOf(budget, remaining, nowMs);
-		if (position < share - budget.inFlight) return { action: 'send', probe: false };
+		if (position < share - budget.inFlight) {
+			const release = releaseWaitMs(budget, position, nowMs);
+			if (release === 0) return { action: 'send', probe: false };
+			return { action: 'wait', ms: release, reason: 'release' };
+		}
 		// The window still has a slot for this place; our share of it comes as answers do.
 		if (share < remaining && position < remaining - budget.inFlight) {
 			return { action: 'wait', ms: ANSWER_POLL_MS, reason: 'answer' };
