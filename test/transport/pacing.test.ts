@@ -244,6 +244,11 @@ describe('decisions', () => {
 		assert.equal(releaseWaitMs(budget, 0, NOW + 10), 990);
 		// A limit not known yet: nothing is held back.
 		assert.equal(releaseWaitMs(newBudget(NOW), 5, NOW), 0);
+		// A long window (100 per hour): the rest is released over its first 10 s, not half an hour.
+		const hourly = knownBudget(100, 0);
+		roundTrip(hourly, NOW, true, ok(99, 3600, 100), NOW);
+		assert.equal(releaseWaitMs(hourly, 98, NOW), 10_000);
+		assert.equal(releaseWaitMs(hourly, 48, NOW), 0);
 	});
 
 	test('idle budgets are forgotten, and there are never more than MAX_BUDGETS', () => {

@@ -14,11 +14,11 @@
 // cannot overrun it. A 429 while shared assumes one more consumer. In a budget's first window,
 // before anything is known, the share is rounded up instead: a lone process still fills it.
 //
-// A process alone does not know of a process that comes late in a window (a worker slower to
-// start, or one whose estimate of the reset, from a 429's rounded Retry-After, is later than
-// ours): its refused requests leave no trace in our headers. So no process takes a whole window
-// at once: half of the window's limit goes at once, the rest is released evenly over the first
-// half of the window. A late process still finds room, its answers tell it the window as
+// A process alone does not know of a process that comes late in a window (a worker slower to start,
+// or one whose estimate of the reset, from a 429's rounded Retry-After, is later than ours): its
+// refused requests leave no trace in our headers. So no process takes a whole window at once: half
+// of the window's limit goes at once, the rest is released evenly over the first half of the window
+// (at most its first 10 s). A late process still finds room, its answers tell it the window as
 // precisely as ours, and a backlog still uses every window in full.
 //
 // A server that reports no budget at all, only Retry-After on a 429, is paced by what it accepts
@@ -45,8 +45,10 @@ const RESET_ROUNDING_MS = 1000;
 const NEW_WINDOW_SLACK_MS = 1500;
 /** The part of a window's limit one process may take at once; the rest is released over time. */
 export const BURST_SHARE = 0.5;
-/** The part of the window (from its start) over which the rest of the limit is released. */
+/** The part of the window (from its start) over which the rest of the limit is released... */
 export const RELEASE_SHARE_OF_WINDOW = 0.5;
+/** ...and at most this long: a late process is late by a second or two, not by half an hour. */
+export const MAX_RELEASE_MS = 10_000;
 /** A budget with nothing waiting or in flight is forgotten after this long. */
 export const BUDGET_IDLE_MS = 15 * 60_000;
 /** At most this many budgets are kept; the least recently used idle ones go first. */
@@ -128,7 +130,8 @@ export type PaceDecision =
 
 /**
  * How long the request `position` places behind the head waits for its slot to be released
- * (BURST_SHARE at once, the rest evenly over RELEASE_SHARE_OF_WINDOW of the window); 0: released.
+ * (BURST_SHARE at once, the rest evenly over RELEASE_SHARE_OF_WINDOW of the window, at most
+ * MAX_RELEASE_MS); 0: released.
  */
 export function releaseWaitMs(budget: Budget, position: number, nowMs: number): number {
 	const { limit, windowEndsAtMs, windowMs } = budget;
@@ -139,7 +142,7 @@ export function releaseWaitMs(budget: Budget, position: number, nowMs: number): 
 	// The share of the limit this request needs released: it is the (sent + position + 1)th.
 	const needed = (sent + position + 1) / limit;
 	if (needed <= BURST_SHARE) return 0;
-	const releaseMs = windowMs * RELEASE_SHARE_OF_WINDOW;
+	const releaseMs = Math.min(windowMs * RELEASE_SHARE_OF_WINDOW, MAX_RELEASE_MS);
 	const atMs = startMs + ((needed - BURST_SHARE) / (1 - BURST_SHARE)) * releaseMs;
 	return Math.max(0, Math.ceil(atMs - nowMs));
 }
