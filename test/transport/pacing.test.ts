@@ -249,6 +249,11 @@ describe('decisions', () => {
 		roundTrip(hourly, NOW, true, ok(99, 3600, 100), NOW);
 		assert.equal(releaseWaitMs(hourly, 98, NOW), 10_000);
 		assert.equal(releaseWaitMs(hourly, 48, NOW), 0);
+		// One per window: that one goes at once.
+		const single = knownBudget(1, 60_000);
+		single.limit = 1;
+		single.windowMs = 60_000;
+		assert.equal(paceDecision(single, 0, NOW).action, 'send');
 	});
 
 	test('idle budgets are forgotten, and there are never more than MAX_BUDGETS', () => {

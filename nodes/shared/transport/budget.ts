@@ -139,11 +139,12 @@ export function releaseWaitMs(budget: Budget, position: number, nowMs: number): 
 	const startMs = windowEndsAtMs - windowMs;
 	let sent = 0;
 	for (const at of budget.sentAtMs) if (at >= startMs) sent++;
-	// The share of the limit this request needs released: it is the (sent + position + 1)th.
-	const needed = (sent + position + 1) / limit;
-	if (needed <= BURST_SHARE) return 0;
+	// This request is the nth of the window; the first `burst` go at once (at least one).
+	const nth = sent + position + 1;
+	const burst = Math.max(1, Math.ceil(limit * BURST_SHARE));
+	if (nth <= burst) return 0;
 	const releaseMs = Math.min(windowMs * RELEASE_SHARE_OF_WINDOW, MAX_RELEASE_MS);
-	const atMs = startMs + ((needed - BURST_SHARE) / (1 - BURST_SHARE)) * releaseMs;
+	const atMs = startMs + Math.min(1, (nth - burst) / Math.max(1, limit - burst)) * releaseMs;
 	return Math.max(0, Math.ceil(atMs - nowMs));
 }
 
