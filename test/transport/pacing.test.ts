@@ -353,15 +353,11 @@ function simulate(options: {
 	const donePerProcess = budgets.map(() => 0);
 	const running = budgets.map(() => 0);
 	let nextExecution = 0;
-	const startExecutions = () => {
-		for (let p = 0; p < processes; p++) {
-			while (
-				nextExecution < executions &&
-				running[p] < (options.concurrency ?? Math.ceil(executions / processes))
-			) {
-				running[p]++;
-				request(nextExecution++, p, requestsEach, false, now);
-			}
+	/** Process p takes jobs from the shared queue up to its concurrency (as an n8n worker does). */
+	const fill = (p: number) => {
+		while (nextExecution < executions && running[p] < options.concurrency!) {
+			running[p]++;
+			request(nextExecution++, p, requestsEach, false, now);
 		}
 	};
 
@@ -404,7 +400,7 @@ function simulate(options: {
 					donePerProcess[process]++;
 					running[process]--;
 					lastDone = now;
-					startExecutions();
+					if (options.concurrency !== undefined) fill(process);
 				});
 			});
 		};
@@ -415,14 +411,7 @@ function simulate(options: {
 			at(NOW, () => request(e, e % processes, requestsEach, false, NOW));
 		nextExecution = executions;
 	} else {
-		for (let p = 0; p < processes; p++) {
-			at(NOW + p * (options.staggerMs ?? 0), () => {
-				while (nextExecution < executions && running[p] < options.concurrency!) {
-					running[p]++;
-					request(nextExecution++, p, requestsEach, false, now);
-				}
-			});
-		}
+		for (let p = 0; p < processes; p++) at(NOW + p * (options.staggerMs ?? 0), () => fill(p));
 	}
 	while (events.length > 0) {
 		events.sort((a, b) => a.at - b.at || a.seq - b.seq);
