@@ -29,6 +29,7 @@ export const EXAMPLE_IDS = {
 	lowStockToChat: 'ErpLowStockChat1',
 	lowStockByPolling: 'ErpLowStockPoll1',
 	aiAgent: 'ErpAiAgentTool01',
+	mcpServer: 'ErpMcpServer0001',
 };
 
 export type Workflow = {
