@@ -97,6 +97,9 @@ const SANDBOX_POLL = { pollMs: 1000 };
 		};
 	}
 
+	/** The settlement the first paid order was answered with (test 1), for the re-send (test 2). */
+	let firstSettlement: ApiJson;
+
 	const invoicesOf = async (orderNumber: string): Promise<ApiJson[]> =>
 		(await erp(e2e.sandbox, `/factures?reference_externe=${encodeURIComponent(orderNumber)}`)).data;
 
@@ -128,6 +131,7 @@ const SANDBOX_POLL = { pollMs: 1000 };
 			assert.equal(paid.reste_a_payer, 0);
 			assert.equal(paidAnswer.json.facture_id, paid.id, 'the answer is the settlement');
 			assert.equal(paidAnswer.json.montant, paid.total_ttc);
+			firstSettlement = paidAnswer.json;
 			assert.equal((await erp(e2e.sandbox, `/articles/${mug.id}`)).stock, mug.stock - 2);
 
 			// Same customer, unpaid order: the client is found, the invoice stays open.
@@ -161,7 +165,10 @@ const SANDBOX_POLL = { pollMs: 1000 };
 			const first = (await invoicesOf('E2E-1001'))[0];
 			const again = await send(order('E2E-1001', 'paid', mugsAndOther));
 			assert.equal(again.status, 200, JSON.stringify(again.json));
-			assert.equal(again.json.facture_id, first.id, 'answered with the first settlement');
+			assert.deepEqual(again.json, firstSettlement, 'answered with the first settlement');
+			assert.equal(again.json.facture_id, first.id);
+			const invoice = await erp(e2e.sandbox, `/factures/${first.id}`);
+			assert.equal(invoice.montant_regle, invoice.total_ttc, 'paid once, not twice');
 			await expectCount(
 				'invoices of order E2E-1001',
 				1,

@@ -149,3 +149,30 @@ test('the error items the example answers the shop from: a bad order, then the r
 	assert.equal(busy.code, 'rate_limited');
 	assert.match(String(busy.error), /Max Rate-Limit Wait/);
 });
+
+/**
+ * Why the example continues on the regular output: under "Continue (using error output)", n8n-core
+ * sends an item to the error output only when its json holds nothing but error/message/details
+ * (WorkflowExecute.handleNodeErrorOutput); the ERP node's error items also hold code and httpCode,
+ * so they come out of the success output. examples/README.md says so; this test keeps it true.
+ */
+test('under "Continue (using error output)" the ERP node\'s error item comes out of the success output', async () => {
+	const result = await env.runNodes([
+		{
+			name: 'ERP',
+			onError: 'continueErrorOutput',
+			parameters: {
+				resource: 'client',
+				operation: 'findOrCreate',
+				email: 'not-an-email',
+				nom: 'X',
+				additionalFields: {},
+			},
+		},
+	]);
+	assert.equal(result.success, true, result.error?.message);
+	const [success] = result.output('ERP', 0);
+	assert.match(String(success.error), /^Invalid value for "Email"/);
+	assert.deepEqual(Object.keys(success).sort(), ['code', 'error', 'httpCode']);
+	assert.deepEqual(result.output('ERP', 1), []);
+});
