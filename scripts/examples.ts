@@ -57,6 +57,13 @@ export function loadExamples(): Array<{ file: string; workflow: Workflow }> {
 		}));
 }
 
+/** The example with this workflow id (one of EXAMPLE_IDS). */
+export function loadExample(id: string): Workflow {
+	const found = loadExamples().find(({ workflow }) => workflow.id === id);
+	if (!found) throw new Error(`No example workflow has the id ${id} (examples/*.json)`);
+	return found.workflow;
+}
+
 /** The example with its chat URL placeholder replaced. */
 export function wireExample(workflow: Workflow, options: { chatUrl: string }): Workflow {
 	return JSON.parse(

@@ -18,18 +18,16 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 import { sandboxStats } from '../../sandbox';
-import { EXAMPLE_IDS, loadExamples } from '../../scripts/examples';
+import { EXAMPLE_IDS, loadExample } from '../../scripts/examples';
 import { N8N_VERSION } from '../../scripts/n8n-env';
 import { keepFilesOnFailure, skipE2e } from '../../scripts/n8n-instance';
 import { expectCount } from './count';
-import { e2eLog, erp, MINUTE, startE2e, type ApiJson, type E2e } from './helpers';
+import { e2eLog, erp, MINUTE, startPublished, type ApiJson, type E2e } from './helpers';
 
 const SKIP = skipE2e();
 const log = e2eLog('e2e mcp');
 
-const example = loadExamples().find(
-	({ workflow }) => workflow.id === EXAMPLE_IDS.mcpServer,
-)!.workflow;
+const example = loadExample(EXAMPLE_IDS.mcpServer);
 const trigger = example.nodes.find((n) => n.type === '@n8n/n8n-nodes-langchain.mcpTrigger')!;
 /** The tools, by node name: the MCP Server Trigger offers each under its node's name. */
 const TOOL_NAMES = example.nodes
@@ -52,13 +50,7 @@ function toolJson(result: ToolResult): ApiJson {
 	const track = files.track;
 
 	beforeAll(async () => {
-		e2e = await startE2e({
-			folderPrefix: 'n8n-nodes-erp-e2e-mcp-',
-			log,
-			files,
-			workflows: () => [example],
-		});
-		await e2e.rest.activate(EXAMPLE_IDS.mcpServer);
+		e2e = await startPublished(example, { folderPrefix: 'n8n-nodes-erp-e2e-mcp-', log, files });
 		client = new Client({ name: 'n8n-nodes-erp-e2e', version: '1.0.0' });
 		const url = new URL(`${e2e.n8n!.url}/mcp/${String(trigger.parameters.path)}`);
 		await client.connect(new StreamableHTTPClientTransport(url));

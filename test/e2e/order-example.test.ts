@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, it } from '@jest/globals';
 
 import {
 	EXAMPLE_IDS,
-	loadExamples,
+	loadExample,
 	SANDBOX_CREDENTIAL,
 	SANDBOX_DEMO_KEY,
 } from '../../scripts/examples';
@@ -29,14 +29,12 @@ import {
 	skipE2e,
 } from '../../scripts/n8n-instance';
 import { expectCount, expectRuns } from './count';
-import { e2eLog, erp, MINUTE, startE2e, type ApiJson, type E2e } from './helpers';
+import { e2eLog, erp, MINUTE, startPublished, type ApiJson, type E2e } from './helpers';
 
 const SKIP = skipE2e();
 const log = e2eLog('e2e order');
 
-const example = loadExamples().find(
-	({ workflow }) => workflow.id === EXAMPLE_IDS.orderToInvoice,
-)!.workflow;
+const example = loadExample(EXAMPLE_IDS.orderToInvoice);
 const webhookPath = String(
 	example.nodes.find((n) => n.type === 'n8n-nodes-base.webhook')!.parameters.path,
 );
@@ -56,13 +54,7 @@ const SANDBOX_POLL = { pollMs: 1000 };
 	const email = `order-${Date.now()}@shop.example`;
 
 	beforeAll(async () => {
-		e2e = await startE2e({
-			folderPrefix: 'n8n-nodes-erp-e2e-order-',
-			log,
-			files,
-			workflows: () => [example],
-		});
-		await e2e.rest.activate(EXAMPLE_IDS.orderToInvoice);
+		e2e = await startPublished(example, { folderPrefix: 'n8n-nodes-erp-e2e-order-', log, files });
 	}, 75 * MINUTE);
 
 	afterAll(async () => {

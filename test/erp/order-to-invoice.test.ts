@@ -9,7 +9,7 @@ import { test } from '@jest/globals';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { EXAMPLE_IDS, loadExamples } from '../../scripts/examples';
+import { EXAMPLE_IDS, loadExample } from '../../scripts/examples';
 import type { BurstOrder } from '../../scripts/order-burst';
 import { mapOrder, orderToInvoiceNodes } from '../transport/order-burst';
 import { ERP, useErpTestEnv } from './setup';
@@ -84,9 +84,7 @@ test('order to paid invoice in one workflow run', async () => {
  * for "…"`, with no httpCode) from a temporary failure (e.g. httpCode 429) on the error item.
  */
 test('the error items the example answers the shop from: a bad order, then the rate limit', async () => {
-	const example = loadExamples().find(
-		(e) => e.workflow.id === EXAMPLE_IDS.orderToInvoice,
-	)!.workflow;
+	const example = loadExample(EXAMPLE_IDS.orderToInvoice);
 	const erpNodes = example.nodes.filter((n) => n.type === ERP);
 	assert.deepEqual(
 		erpNodes.map((n) => [n.name, n.onError]),
