@@ -5,8 +5,8 @@
  * - 200 with the settlement (paid order) or the invoice (unpaid order);
  * - the same order sent again: 200 again, and still one invoice (control: another order number
  *   makes a second one, so the count can go up);
- * - a bad order (unknown SKU, fractional quantity, bad email): 422 with our node's message,
- *   naming the field and the value, and no invoice;
+ * - a bad order (unknown SKU, fractional quantity, no list of lines, bad email): 422 with our
+ *   node's message, naming the field and the value, and no invoice;
  * - the ERP unreachable (the credential's Base URL on a closed port), then rate-limited past the
  *   Max Rate-Limit Wait: 503 with Retry-After.
  *
@@ -197,6 +197,11 @@ const SANDBOX_POLL = { pollMs: 1000 };
 					number: 'E2E-BAD-QTY',
 					body: order('E2E-BAD-QTY', 'paid', [{ sku: 'MUG-BLUE', quantity: 1.5 }]),
 					message: /^Invalid value for "Lines \(JSON\)\[0\]\.quantite": .*1\.5$/,
+				},
+				{
+					number: 'E2E-NO-LINES',
+					body: { ...order('E2E-NO-LINES', 'paid', []), line_items: 'two blue mugs' },
+					message: /^Invalid value for "Lines.*at least one line/,
 				},
 				{
 					number: 'E2E-BAD-EMAIL',
