@@ -6,6 +6,7 @@
  *                     background, replacing the one of the same name;
  * - ```json output=NAME what server NAME printed, one JSON value per line;
  * - ```sh your-values a command the reader adapts (not run).
+ * Blocks in other languages (```ts, ```bash...) are not read: a guide's commands are ```sh.
  * Answers are shortened: an object gives only the keys that matter, `…` in a text stands for
  * any text, and a list whose last element is "…" may have more elements.
  */
@@ -41,7 +42,8 @@ export function stepsOf(markdown: string): Step[] {
 			if (previous?.kind !== 'run' || previous.answer !== undefined)
 				throw new Error(`line ${line}: a json answer without its command right before it`);
 			previous.answer = text;
-		} else throw new Error(`line ${line}: unknown block \`\`\`${language} ${info}`);
+		} else if (language === 'sh' || language === 'json')
+			throw new Error(`line ${line}: unknown block \`\`\`${language} ${info}`);
 	}
 	return steps;
 }
