@@ -7,7 +7,6 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { unlessNotFound } from '../shared/notFound';
-import type { ErpContext } from '../shared/transport';
 import { erpApiRequest, erpListPage, MAX_PAGE_SIZE } from '../shared/transport';
 
 /** What one read returned: the items in order, the new position, and whether more are waiting. */
@@ -39,7 +38,7 @@ export async function readAfter(
 		if (maxPages !== undefined && requests >= maxPages) {
 			return { items, position: lastId(items) ?? position, more: true, requests };
 		}
-		const page = await erpListPage.call(context as unknown as ErpContext, path, qs, {
+		const page = await erpListPage.call(context, path, qs, {
 			pageSize: MAX_PAGE_SIZE,
 			cursor,
 		});
@@ -65,7 +64,7 @@ export async function readOne(
 	resource: string,
 ): Promise<IDataObject | undefined> {
 	return (await unlessNotFound(
-		erpApiRequest.call(context as unknown as ErpContext, {
+		erpApiRequest.call(context, {
 			method: 'GET',
 			path: `${path}/${encodeURIComponent(id)}`,
 			resource: `${resource} ${id}`,

@@ -61,7 +61,7 @@ const properties: INodeProperties[] = [
 		placeholder: '{ "facture_id": "fac_00000001", "montant": 1000, "mode": "virement" }',
 		description:
 			'The JSON object to send, checked before sending. Leave empty to send no body. GET and DELETE send none.',
-		displayOptions: { show: { method: WITH_BODY as unknown as string[] } },
+		displayOptions: { show: { method: [...WITH_BODY] } },
 	},
 	{
 		displayName: 'Output',
