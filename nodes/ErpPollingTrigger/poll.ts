@@ -8,7 +8,7 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { erpErrorToJson } from '../shared/transport';
+import { erpErrorToJson, getListConventions } from '../shared/transport';
 import { readAfter } from './journal';
 import type { JournalRead } from './journal';
 import { lowStockItems } from './lowStock';
@@ -60,8 +60,10 @@ async function fromPosition(
 	);
 	if (outcome.ok) return outcome.read;
 	const facts = erpErrorToJson(outcome.error);
-	const aboutCursor = JSON.stringify(facts.details ?? '').includes('cursor');
-	if (position === undefined || String(facts.httpCode) !== '400' || !aboutCursor) {
+	if (position === undefined || String(facts.httpCode) !== '400') throw outcome.error;
+	// About the cursor: its name is the credential's (Custom API Conventions).
+	const { cursorParam } = await getListConventions(context);
+	if (!JSON.stringify(facts.details ?? '').includes(cursorParam)) {
 		throw outcome.error;
 	}
 	throw new NodeOperationError(

@@ -229,7 +229,7 @@ describe('a free query parameter named like the cursor or the page size of the c
 			assert.equal(error.name, 'NodeOperationError', error.message);
 			assert.equal(
 				error.message,
-				`Invalid value for "Query Parameters": "${name}" is set by the node: the credential's Custom API Conventions use it for the ${what} (use Return All / Limit and Options › Page Size instead) [item 0]`,
+				`Invalid value for "Query Parameters": "${name}" is set by the node: the credential's API conventions use it for the ${what} (use Return All / Limit and Options › Page Size instead) [item 0]`,
 			);
 			assert.equal((await stats(sb.url)).requests, before, 'nothing reached the sandbox');
 		}
