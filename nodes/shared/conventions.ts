@@ -5,8 +5,7 @@
 // reader. With the switch off (the default), every value is the contract's, whatever is stored.
 import type { ICredentialDataDecryptedObject, INode } from 'n8n-workflow';
 
-import { apiConventionProperties, CONVENTION_DEFAULTS } from './credentialFields';
-import type { ConventionField } from './credentialFields';
+import { apiConventionProperties } from './credentialFields';
 import { invalid, labelOf, show } from './validation';
 
 /** A path in a JSON answer: the names of the keys from the top, such as ['pagination', 'next_cursor']. */
@@ -65,11 +64,15 @@ const QUERY_NAME = /^[A-Za-z0-9_.\-[\]]+$/;
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const MAX_NAME_LENGTH = 100;
 
+/** A setting's default: the contract's name, as the credential field gives it (credentialFields.ts). */
+function conventionDefault(name: string): unknown {
+	return apiConventionProperties.find((property) => property.name === name)?.default;
+}
+
 /**
  * The credential's conventions, checked. A setting that cannot work is a NodeOperationError naming
  * it (the shared input-check message), raised before any request or on the delivery it concerns.
- * With the switch off, every setting is its default (credentialFields.ts `CONVENTION_DEFAULTS`),
- * whatever is stored.
+ * With the switch off, every setting is its default, whatever is stored.
  */
 export function readConventions(
 	credentials: ICredentialDataDecryptedObject,
@@ -78,18 +81,18 @@ export function readConventions(
 ): ApiConventions {
 	const stored: ICredentialDataDecryptedObject =
 		credentials.customConventions === true ? credentials : {};
-	const at = (name: ConventionField) => ({
+	const at = (name: string) => ({
 		node,
 		label: `ERP credential › ${labelOf(apiConventionProperties, name)}`,
 		itemIndex,
 	});
-	const raw = (name: ConventionField): unknown => stored[name] ?? CONVENTION_DEFAULTS[name];
-	const text = (name: ConventionField): string => {
+	const raw = (name: string): unknown => stored[name] ?? conventionDefault(name);
+	const text = (name: string): string => {
 		const value = raw(name);
 		if (typeof value !== 'string') throw invalid(at(name), `expected a text, got ${show(value)}`);
 		return value.trim();
 	};
-	const named = (name: ConventionField, pattern: RegExp, what: string): string => {
+	const named = (name: string, pattern: RegExp, what: string): string => {
 		const value = text(name);
 		if (value === '') throw invalid(at(name), `a ${what} is required, got ${show(value)}`);
 		if (value.length > MAX_NAME_LENGTH || !pattern.test(value)) {
@@ -97,9 +100,9 @@ export function readConventions(
 		}
 		return value;
 	};
-	const optionalHeader = (name: ConventionField): string | undefined =>
+	const optionalHeader = (name: string): string | undefined =>
 		text(name) === '' ? undefined : named(name, HEADER_NAME, 'header name').toLowerCase();
-	const path = (name: ConventionField): JsonPath => {
+	const path = (name: string): JsonPath => {
 		const value = text(name);
 		const segments = value.split('.');
 		if (value === '' || value.length > 200 || !segments.every((s) => PATH_SEGMENT.test(s))) {
@@ -110,7 +113,7 @@ export function readConventions(
 		}
 		return segments;
 	};
-	const oneOf = <T extends string>(name: ConventionField, allowed: readonly T[]): T => {
+	const oneOf = <T extends string>(name: string, allowed: readonly T[]): T => {
 		const value = raw(name);
 		if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) {
 			throw invalid(at(name), `expected one of ${allowed.join(', ')}, got ${show(value)}`);

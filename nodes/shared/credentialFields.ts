@@ -22,7 +22,7 @@ export const baseUrlProperty: INodeProperties = {
 	default: '',
 	placeholder: 'https://erp.example.com/v1',
 	description:
-		"The API address of the chosen environment, ending in /v1 (production and sandbox have different addresses). Must use https://, except for a local test server on localhost. TLS 1.3 is required from n8n 2.20 on; older n8n cannot enforce the TLS version, so there the server's own settings decide.",
+		'The API address of the chosen environment, ending in /v1 (production and sandbox have different addresses). Must use https://, except for a local test server on localhost. TLS 1.3 is required from n8n 2.20 on; older n8n cannot enforce the TLS version, so there the server\'s own settings decide.',
 };
 
 export const webhookSecretProperty: INodeProperties = {
@@ -36,32 +36,6 @@ export const webhookSecretProperty: INodeProperties = {
 		'Only for the ERP Trigger in manual registration mode: the signing secret the ERP shows for the webhook you created in its settings',
 };
 
-/**
- * The contract's names (docs/api-contract.md), once: each Custom API Conventions field's default,
- * and what every field means with the switch off (../shared/conventions.ts reads them from here).
- */
-export const CONVENTION_DEFAULTS = {
-	cursorParam: 'cursor',
-	pageSizeParam: 'limit',
-	itemsPath: 'data',
-	nextCursorPath: 'pagination.next_cursor',
-	signatureScheme: 'standardWebhooks',
-	signatureHeader: 'X-Signature',
-	signatureAlgorithm: 'sha256',
-	signatureEncoding: 'hex',
-	signaturePrefix: '',
-	timestampHeader: '',
-	eventTypePath: 'type',
-	eventTypeHeader: '',
-	eventIdPath: 'id',
-	eventDataPath: 'data',
-} as const;
-
-/** The name of a Custom API Conventions setting (a credential field). */
-export type ConventionField = keyof typeof CONVENTION_DEFAULTS;
-
-const defaults = CONVENTION_DEFAULTS;
-
 /** Shows a field only when Custom API Conventions is on. */
 const whenCustom = { show: { customConventions: [true] } };
 const whenHmac = { show: { customConventions: [true], signatureScheme: ['bodyHmac'] } };
@@ -69,7 +43,9 @@ const whenHmac = { show: { customConventions: [true], signatureScheme: ['bodyHma
 /**
  * Custom API Conventions: what an ERP may name differently from docs/api-contract.md. Closed by
  * default; every default is the contract's, so a credential saved before these fields existed
- * behaves exactly as before. Read and checked by ../shared/conventions.ts.
+ * behaves exactly as before. Read and checked by ../shared/conventions.ts, which takes each
+ * setting's default from here (the one place the contract's names are written) and uses every
+ * default with the switch off.
  */
 export const apiConventionProperties: INodeProperties[] = [
 	{
@@ -77,14 +53,15 @@ export const apiConventionProperties: INodeProperties[] = [
 		name: 'customConventions',
 		type: 'boolean',
 		default: false,
-		description: `Whether your ERP names list parameters, list answers, webhook signatures or events differently from the defaults (${defaults.cursorParam}, ${defaults.pageSizeParam}, ${defaults.itemsPath}, ${defaults.nextCursorPath}, Standard Webhooks, event type and ID). See "Connecting to your ERP" in the README.`,
+		description:
+			'Whether your ERP names list parameters, list answers, webhook signatures or events differently from the defaults (cursor, limit, data, pagination.next_cursor, Standard Webhooks, event type and ID). See "Connecting to your ERP" in the README.',
 	},
 	{
 		displayName: 'Cursor Query Parameter',
 		name: 'cursorParam',
 		type: 'string',
 		displayOptions: whenCustom,
-		default: defaults.cursorParam,
+		default: 'cursor',
 		placeholder: 'starting_after',
 		description: 'The query parameter that asks a list for the page after a cursor',
 	},
@@ -93,7 +70,7 @@ export const apiConventionProperties: INodeProperties[] = [
 		name: 'pageSizeParam',
 		type: 'string',
 		displayOptions: whenCustom,
-		default: defaults.pageSizeParam,
+		default: 'limit',
 		placeholder: 'per_page',
 		description: 'The query parameter that sets how many items a list page holds',
 	},
@@ -102,7 +79,7 @@ export const apiConventionProperties: INodeProperties[] = [
 		name: 'itemsPath',
 		type: 'string',
 		displayOptions: whenCustom,
-		default: defaults.itemsPath,
+		default: 'data',
 		placeholder: 'items',
 		description:
 			'Where the items are in a list answer: names separated by dots, such as results or page.items',
@@ -112,7 +89,7 @@ export const apiConventionProperties: INodeProperties[] = [
 		name: 'nextCursorPath',
 		type: 'string',
 		displayOptions: whenCustom,
-		default: defaults.nextCursorPath,
+		default: 'pagination.next_cursor',
 		placeholder: 'meta.next',
 		description:
 			'Where the cursor of the next page is in a list answer: names separated by dots. A missing, empty or null value ends the list.',
@@ -136,7 +113,7 @@ export const apiConventionProperties: INodeProperties[] = [
 					'One header holds an HMAC of the raw body keyed with the secret as text, as GitHub, Shopify or WooCommerce send',
 			},
 		],
-		default: defaults.signatureScheme,
+		default: 'standardWebhooks',
 		description: 'How the ERP signs its webhook deliveries (ERP Trigger only)',
 	},
 	{
@@ -144,7 +121,7 @@ export const apiConventionProperties: INodeProperties[] = [
 		name: 'signatureHeader',
 		type: 'string',
 		displayOptions: whenHmac,
-		default: defaults.signatureHeader,
+		default: 'X-Signature',
 		placeholder: 'X-Hub-Signature-256',
 		description: 'The header that holds the signature',
 	},
@@ -158,7 +135,7 @@ export const apiConventionProperties: INodeProperties[] = [
 			{ name: 'HMAC-SHA512', value: 'sha512' },
 			{ name: 'HMAC-SHA1 (Weak)', value: 'sha1' },
 		],
-		default: defaults.signatureAlgorithm,
+		default: 'sha256',
 	},
 	{
 		displayName:
@@ -183,14 +160,14 @@ export const apiConventionProperties: INodeProperties[] = [
 			{ name: 'Hex', value: 'hex' },
 			{ name: 'Base64', value: 'base64' },
 		],
-		default: defaults.signatureEncoding,
+		default: 'hex',
 	},
 	{
 		displayName: 'Signature Prefix',
 		name: 'signaturePrefix',
 		type: 'string',
 		displayOptions: whenHmac,
-		default: defaults.signaturePrefix,
+		default: '',
 		placeholder: 'sha256=',
 		description: 'Text before the signature in the header, if any',
 	},
@@ -199,7 +176,7 @@ export const apiConventionProperties: INodeProperties[] = [
 		name: 'timestampHeader',
 		type: 'string',
 		displayOptions: whenHmac,
-		default: defaults.timestampHeader,
+		default: '',
 		placeholder: 'X-Timestamp',
 		description:
 			'Optional: a header with the delivery time in Unix seconds, signed together with the body as the timestamp, a dot, then the body. Without it the trigger cannot refuse an old delivery replayed later, only one whose event ID it has already seen.',
@@ -209,7 +186,7 @@ export const apiConventionProperties: INodeProperties[] = [
 		name: 'eventTypePath',
 		type: 'string',
 		displayOptions: whenCustom,
-		default: defaults.eventTypePath,
+		default: 'type',
 		placeholder: 'event',
 		description:
 			"Where the event's type (such as stock.bas) is in a delivery's body: names separated by dots",
@@ -219,7 +196,7 @@ export const apiConventionProperties: INodeProperties[] = [
 		name: 'eventTypeHeader',
 		type: 'string',
 		displayOptions: whenCustom,
-		default: defaults.eventTypeHeader,
+		default: '',
 		placeholder: 'X-Event-Type',
 		description:
 			"Optional: a header that holds the event's type; when set, it is read instead of the body",
@@ -229,7 +206,7 @@ export const apiConventionProperties: INodeProperties[] = [
 		name: 'eventIdPath',
 		type: 'string',
 		displayOptions: whenCustom,
-		default: defaults.eventIdPath,
+		default: 'id',
 		placeholder: 'payload.event_id',
 		description:
 			"Where the event's ID is in a delivery's body: names separated by dots. Used against replays when the signature carries no ID.",
@@ -239,7 +216,7 @@ export const apiConventionProperties: INodeProperties[] = [
 		name: 'eventDataPath',
 		type: 'string',
 		displayOptions: whenCustom,
-		default: defaults.eventDataPath,
+		default: 'data',
 		placeholder: 'payload',
 		description: "Where the event's data is in a delivery's body: names separated by dots",
 	},
