@@ -12,7 +12,7 @@
 import assert from 'node:assert/strict';
 import { afterAll, afterEach, beforeAll, describe, test } from '@jest/globals';
 
-import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, INodeParameters } from 'n8n-workflow';
 
 import { DEMO_KEYS, sandboxRequests, startSandbox } from '../../sandbox';
 import type { SandboxHandle } from '../../sandbox';
@@ -50,7 +50,7 @@ const articleQueries = async () =>
 		.map((entry) => entry.query);
 
 const runErp = (
-	parameters: Record<string, unknown>,
+	parameters: INodeParameters,
 	conventions?: ICredentialDataDecryptedObject,
 ) =>
 	runWorkflow({
