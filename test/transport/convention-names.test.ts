@@ -14,11 +14,11 @@ import { afterAll, afterEach, beforeAll, describe, test } from '@jest/globals';
 
 import type { ICredentialDataDecryptedObject, INodeParameters } from 'n8n-workflow';
 
-import { DEMO_KEYS, sandboxRequests, startSandbox } from '../../sandbox';
+import { sandboxRequests, startSandbox } from '../../sandbox';
 import type { SandboxHandle } from '../../sandbox';
-import { runWorkflow, TestCredentials } from '../harness';
+import { runWorkflow } from '../harness';
 import { ERP } from '../erp/setup';
-import { control, stats } from './helpers';
+import { control, conventionCredentials, stats } from './helpers';
 
 const ARTICLES = 230;
 const NAMES = { cursorParam: 'starting_after', pageSizeParam: 'per_page' };
@@ -35,24 +35,14 @@ afterEach(async () => {
 });
 
 const credentials = (conventions?: ICredentialDataDecryptedObject) =>
-	new TestCredentials({
-		erpApi: {
-			apiKey: DEMO_KEYS.full,
-			environment: 'sandbox',
-			baseUrl: sb.baseUrl,
-			...(conventions ? { customConventions: true, ...conventions } : {}),
-		},
-	});
+	conventionCredentials(sb.baseUrl, conventions);
 
 const articleQueries = async () =>
 	(await sandboxRequests(sb.url))
 		.filter((entry) => entry.method === 'GET' && entry.path === '/v1/articles')
 		.map((entry) => entry.query);
 
-const runErp = (
-	parameters: INodeParameters,
-	conventions?: ICredentialDataDecryptedObject,
-) =>
+const runErp = (parameters: INodeParameters, conventions?: ICredentialDataDecryptedObject) =>
 	runWorkflow({
 		nodes: [{ type: ERP, name: 'ERP', parameters }],
 		credentials: credentials(conventions),

@@ -19,7 +19,7 @@ import { apiConventionProperties } from '../../nodes/shared/credentialFields';
 import { limitRefusal } from '../../nodes/shared/transport/pageSize';
 import { runWorkflow, TestCredentials } from '../harness';
 import { ERP } from '../erp/setup';
-import { control, runCall, stats } from './helpers';
+import { control, conventionCredentials, runCall, stats } from './helpers';
 
 const ARTICLES = 450;
 let sb: SandboxHandle;
@@ -55,14 +55,7 @@ const play = (variant: Partial<SandboxConventions>) =>
 	control(sb.url, 'config', { conventions: variant });
 
 const credentials = (conventions?: ICredentialDataDecryptedObject) =>
-	new TestCredentials({
-		erpApi: {
-			apiKey: DEMO_KEYS.full,
-			environment: 'sandbox',
-			baseUrl: sb.baseUrl,
-			...(conventions ? { customConventions: true, ...conventions } : {}),
-		},
-	});
+	conventionCredentials(sb.baseUrl, conventions);
 
 const returnAll = (conventions?: ICredentialDataDecryptedObject) =>
 	runCall(credentials(conventions), { mode: 'getMany', path: '/articles', returnAll: true });
