@@ -7,7 +7,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodeType,
+} from 'n8n-workflow';
 import { deepCopy } from 'n8n-workflow';
 
 import { ErpPollingTrigger } from '../../nodes/ErpPollingTrigger/ErpPollingTrigger.node';
@@ -54,15 +60,17 @@ describe('the watch table', () => {
 
 /** `test.catchUp`: the events of a watch since a position, read in an execution (not a poll). */
 const CATCH_UP = 'test.catchUp';
+const text = (name: string): INodeProperties => ({
+	displayName: name,
+	name,
+	type: 'string',
+	default: '',
+});
 const catchUpNode: INodeType = {
 	description: testNodeDescription('catchUp', 'Catch Up (test)', {
 		credentials: erpCredentialsDescription,
-		properties: [
-			authenticationDescription,
-			{ displayName: 'Watch', name: 'watch', type: 'string', default: '' },
-			{ displayName: 'Position', name: 'position', type: 'string', default: '' },
-			{ displayName: 'State', name: 'state', type: 'json', default: '{}' },
-		],
+		// Watch (a name), Position (an id, or empty for the start) and State (JSON).
+		properties: [authenticationDescription, text('watch'), text('position'), text('state')],
 	}),
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const watch = watchNamed(this.getNodeParameter('watch', 0));
