@@ -13,9 +13,9 @@ import {
 	erpIcon,
 	optionsCollection,
 } from '../shared/descriptions';
+import { WATCH_OPTIONS, WATCH_PROPERTIES } from '../shared/watches';
 import { alone, manualPoll, scheduledPoll } from './poll';
 import { DEFAULT_MAX_PAGES, MAX_PAGES_CAP, readSettings } from './settings';
-import { WATCH_OPTIONS, WATCH_PROPERTIES } from '../shared/watches';
 
 const properties: INodeProperties[] = [
 	authenticationDescription,
