@@ -1,9 +1,9 @@
 // One poll of the ERP Polling Trigger: what is new since the saved position, as items.
 //
 // The node's static data holds `watch` (what the position belongs to), `position` (the id of the
-// last record read), `since` (Start From a date) and the watch's own keys (Invoice Paid: `open`). n8n 2.41 saves it
-// after the poll that runs at activation and start, and after a poll that emits items, not after
-// a poll that emits nothing. Every watch is built so that losing a quiet poll's change is harmless:
+// last record read), `since` (Start From a date) and the watch's own keys (Invoice Paid: `open`;
+// the watches: nodes/shared/watches). n8n 2.41 saves it after the poll that runs at activation
+// and start, and after a poll that emits items, not after a poll that emits nothing. Every watch is built so that losing a quiet poll's change is harmless:
 // the next poll after a restart reads the same records again and finds nothing to emit in them.
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
