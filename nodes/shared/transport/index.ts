@@ -10,6 +10,7 @@
 //   + MAX_PAGE_SIZE (100): the largest and default page size
 //   + getRequestSettings(context, itemIndex?): ErpRequestSettings   reads the `requestOptions` parameter
 //   + getGuardedCredentials(context, itemIndex?): Promise<credential data>   guards applied, nothing sent
+//   + getListConventions(context, itemIndex?): Promise<ListConventions>   the credential's list names, nothing sent
 //   + erpApiResponse.call(this, request, settings?): Promise<{ statusCode, body }>   erpApiRequest with the status (204)
 //   + ErpRequest.method 'PUT'; ErpRequest.resendable?: boolean   (API Request operation)
 //   + erpErrorToJson(error): { message, code, httpCode, details?, description? }   for continueOnFail items
@@ -46,7 +47,7 @@
 // idempotency.ts.
 export type { ErpContext, ErpCredentialType, ErpRequest, ErpRequestSettings } from './types';
 export { getRequestSettings } from './settings';
-export { getGuardedCredentials } from './credentials';
+export { getGuardedCredentials, getListConventions } from './credentials';
 export { erpApiRequest, erpApiResponse } from './request';
 export { erpGetMany, erpListAnswer, erpListPage, erpPaginate } from './pagination';
 export { MAX_PAGE_SIZE } from './pageSize';
