@@ -10,6 +10,7 @@
 //   MAX_PAGE_SIZE (100): the largest and default page size
 //   getRequestSettings(context, itemIndex?): ErpRequestSettings   reads the `requestOptions` parameter
 //   getGuardedCredentials(context, itemIndex?): Promise<credential data>   guards applied, nothing sent
+//   getListConventions(context, itemIndex?): Promise<ListConventions>   the credential's list names, nothing sent
 //   erpErrorToJson(error): { message, code, httpCode, details?, description? }   for continueOnFail items
 //   requiredScopes(method, path, body?): string[];  EVENT_SCOPES: event -> scope; ErpEvent
 //   types ErpContext, ErpCredentialType, ErpRequest (method GET/POST/PATCH/PUT/DELETE, resendable?),
@@ -47,7 +48,7 @@
 // (Idempotency-Key values).
 export type { ErpContext, ErpCredentialType, ErpRequest, ErpRequestSettings } from './types';
 export { getRequestSettings } from './settings';
-export { getGuardedCredentials } from './credentials';
+export { getGuardedCredentials, getListConventions } from './credentials';
 export { erpApiRequest, erpApiResponse } from './request';
 export { erpGetMany, erpListAnswer, erpListPage, erpPaginate } from './pagination';
 export { MAX_PAGE_SIZE } from './pageSize';
