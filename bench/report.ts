@@ -23,7 +23,7 @@ export interface BenchResults {
 	errors: Record<string, string>;
 }
 
-type Row = [figure: string, measured: string, target: string, met: string];
+export type Row = [figure: string, measured: string, target: string, met: string];
 
 const met = (ok: boolean) => (ok ? 'yes' : '**no**');
 const ratio = (value: number) => `${value.toFixed(2)}×`;
@@ -206,7 +206,8 @@ function testTimeRow(t: TestTimeResult): Row {
 	];
 }
 
-export function renderTable(results: BenchResults): string {
+/** The rows of every figure the results hold, crashes last. */
+export function figureRows(results: Omit<BenchResults, 'machine' | 'options' | 'startedAt'>): Row[] {
 	const rows: Row[] = [];
 	if (results.p1) rows.push(...p1Rows(results.p1));
 	if (results.p3) rows.push(...p3Rows(results.p3));
@@ -217,16 +218,34 @@ export function renderTable(results: BenchResults): string {
 	for (const [name, message] of Object.entries(results.errors)) {
 		rows.push([`${name} (crashed)`, message.replace(/\|/g, '\\|').replace(/\s+/g, ' ').slice(0, 200), '', '**no**']);
 	}
-	const m = results.machine;
-	const lines = [
-		`Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGb} GB RAM, Node ${m.node}, ${m.os}. ` +
-			`Commit ${m.commit}${m.dirty ? ' + local changes' : ''}. ${results.startedAt}${results.options.quick ? ' (quick run)' : ''}.`,
-		'',
-		'Median (min–max) over the runs; contenders alternated within each figure.',
-		'',
+	return rows;
+}
+
+/** One markdown table of rows, with its header. */
+export function markdownTable(rows: Row[]): string[] {
+	return [
 		'| Figure | Measured: median (min–max) | Target | Met |',
 		'|---|---|---|---|',
 		...rows.map((row) => `| ${row.join(' | ')} |`),
+	];
+}
+
+/** The machine, commit and date of a run, as one line. */
+export function runLine(run: Pick<BenchResults, 'startedAt' | 'machine' | 'options'>): string {
+	const m = run.machine;
+	return (
+		`Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGb} GB RAM, Node ${m.node}, ${m.os}. ` +
+		`Commit ${m.commit}${m.dirty ? ' + local changes' : ''}. ${run.startedAt}${run.options.quick ? ' (quick run)' : ''}.`
+	);
+}
+
+export function renderTable(results: BenchResults): string {
+	const lines = [
+		runLine(results),
+		'',
+		'Median (min–max) over the runs; contenders alternated within each figure.',
+		'',
+		...markdownTable(figureRows(results)),
 	];
 	return `${lines.join('\n')}\n`;
 }

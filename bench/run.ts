@@ -4,8 +4,9 @@
 //   npx tsx bench/run.ts [--quick] [--skip-test-time] [--only P1,P3,P4,P5,P6,test]
 //
 // Starts its own sandboxes, prints a markdown table on stdout (progress on stderr) and writes
-// bench/results/<timestamp>.json and bench/results/latest.json. Timings never fail the run: the
-// exit code is non-zero only when a figure crashed.
+// bench/results/<timestamp>.json and bench/results/latest.json, then publishes the figures it
+// measured: docs/performance.md (bench/page.ts). Timings never fail the run: the exit code is
+// non-zero only when a figure crashed.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -17,6 +18,7 @@ import { runP6 } from './figures/p6';
 import { runTestTime } from './figures/test-time';
 import type { FigureContext } from './figures/types';
 import { describeMachine } from './machine';
+import { publish } from './page';
 import { renderTable } from './report';
 import type { BenchResults } from './report';
 
@@ -90,6 +92,7 @@ async function main(): Promise<number> {
 	writeFileSync(file, json);
 	writeFileSync(path.join(folder, 'latest.json'), json);
 	process.stdout.write(`\nResults: ${path.relative(process.cwd(), file)} (and bench/results/latest.json)\n`);
+	process.stdout.write(`Page: ${publish(results)} (the figures of this run; the others as before)\n`);
 	// A figure missing its target is a finding, not a failure; only a crash is.
 	return Object.keys(results.errors).length > 0 ? 1 : 0;
 }

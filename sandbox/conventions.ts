@@ -4,13 +4,16 @@
 // the credential field it matches. Defaults: the contract (docs/api-contract.md).
 // - Lists: the cursor and page size are read from `cursorParam` / `pageSizeParam` only (a
 //   `cursor` or `limit` sent to a server that names them otherwise is ignored, as such a server
-//   would); the answer puts the items at `itemsPath` and the next cursor at `nextCursorPath`.
+//   would); the answer puts the items at `itemsPath` and the next cursor at `nextCursorPath`; a
+//   query refused (an unknown cursor, a bad page size) names them as this server does.
 // - Webhooks: `signature` 'hmac-hex' or 'hmac-base64' signs the raw body (or `<timestamp>.<body>`
 //   with a `timestampHeader`) with HMAC-`signatureAlgorithm`, keyed with the secret's text, into
 //   `signatureHeader` after `signaturePrefix`; no webhook-* headers are sent. The event's type, id
 //   and data go to `eventTypePath`, `eventIdPath` and `eventDataPath` (and the type also into
 //   `eventTypeHeader`, when set).
 import { createHmac } from 'node:crypto';
+
+import { ApiError } from './http';
 
 export interface SandboxConventions {
 	cursorParam: string;
@@ -57,6 +60,25 @@ export function translateQuery(qs: URLSearchParams, c: SandboxConventions): void
 		qs.delete(theirs);
 		if (value !== null) qs.set(ours, value);
 	}
+}
+
+/**
+ * A refused query (400 `invalid_query`) as this server words it: the contract's `cursor` and
+ * `limit` under this server's names, in the message and the details. Any other error as it is.
+ */
+export function ownQueryError(error: unknown, c: SandboxConventions): unknown {
+	if (!(error instanceof ApiError) || error.code !== 'invalid_query') return error;
+	const own = (text: string) =>
+		text.replace(/\b(cursor|limit)\b/g, (ours) =>
+			ours === 'cursor' ? c.cursorParam : c.pageSizeParam,
+		);
+	return new ApiError(
+		error.status,
+		error.code,
+		own(error.message),
+		error.details?.map((detail) => ({ field: own(detail.field), message: own(detail.message) })),
+		error.headers,
+	);
 }
 
 function setAt(target: Record<string, unknown>, path: string, value: unknown): void {

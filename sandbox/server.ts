@@ -7,6 +7,7 @@ import { businessRoutes, seedInvoices, type Emit } from './business';
 import type { Ctx } from './context';
 import {
 	DEFAULT_SANDBOX_CONVENTIONS,
+	ownQueryError,
 	shapeListBody,
 	translateQuery,
 	type SandboxConventions,
@@ -320,7 +321,7 @@ export class App {
 				if (method === 'GET' && reply.status === 200)
 					reply = { ...reply, body: shapeListBody(reply.body, conventions) };
 			} catch (e) {
-				reply = this.replyFor(e);
+				reply = this.replyFor(ownQueryError(e, this.config.conventions));
 			}
 			if (key) this.idempotency.save(bucket, key, fingerprint, reply, nowMs);
 		} catch (e) {

@@ -12,7 +12,13 @@ import * as http from 'node:http';
 import * as path from 'node:path';
 
 import type { Log } from './n8n-env';
-import { n8nCli, REPO_DIR, type N8nConfig } from './n8n-instance';
+import {
+	importCredentials,
+	n8nCli,
+	REPO_DIR,
+	type CredentialImport,
+	type N8nConfig,
+} from './n8n-instance';
 
 export const EXAMPLES_DIR = path.join(REPO_DIR, 'examples');
 
@@ -72,40 +78,40 @@ export function wireExample(workflow: Workflow, options: { chatUrl: string }): W
 }
 
 /**
- * Imports the sandbox credential and the given workflows into n8n (before or while it runs).
- * Workflows keep their ids, so importing again replaces them.
+ * The demo credential as `npm start` sets it: the sandbox's Base URL and demo key, no Webhook
+ * Secret, Custom API Conventions off (the contract's names, as the sandbox starts).
+ */
+export function demoCredential(sandboxBaseUrl: string): CredentialImport {
+	return {
+		...SANDBOX_CREDENTIAL,
+		type: 'erpApi',
+		data: {
+			environment: 'sandbox',
+			baseUrl: sandboxBaseUrl,
+			apiKey: SANDBOX_DEMO_KEY,
+			webhookSecret: '',
+		},
+	};
+}
+
+/**
+ * Imports the sandbox credential, as demoCredential gives it, and the given workflows into n8n
+ * (before or while it runs). Both keep their ids, so importing again replaces them: with no
+ * workflows, this puts the demo credential back to its defaults whatever was changed in it.
  */
 export async function importWorkflows(
 	config: N8nConfig,
 	options: { sandboxBaseUrl: string; workflows: Workflow[] },
 	log: Log,
 ): Promise<void> {
+	await importCredentials(config, [demoCredential(options.sandboxBaseUrl)], log);
+	if (options.workflows.length === 0) return;
 	const dir = fs.mkdtempSync(path.join(config.paths.userFolder, 'import-'));
 	try {
-		const credentialFile = path.join(dir, 'credentials.json');
-		fs.writeFileSync(
-			credentialFile,
-			JSON.stringify([
-				{
-					...SANDBOX_CREDENTIAL,
-					type: 'erpApi',
-					data: {
-						environment: 'sandbox',
-						baseUrl: options.sandboxBaseUrl,
-						apiKey: SANDBOX_DEMO_KEY,
-						webhookSecret: '',
-					},
-				},
-			]),
-			{ mode: 0o600 },
-		);
-		await n8nCli(config, ['import:credentials', `--input=${credentialFile}`], log);
-		const workflowDir = path.join(dir, 'workflows');
-		fs.mkdirSync(workflowDir);
 		for (const workflow of options.workflows) {
-			fs.writeFileSync(path.join(workflowDir, `${workflow.id}.json`), JSON.stringify(workflow));
+			fs.writeFileSync(path.join(dir, `${workflow.id}.json`), JSON.stringify(workflow));
 		}
-		await n8nCli(config, ['import:workflow', '--separate', `--input=${workflowDir}`], log);
+		await n8nCli(config, ['import:workflow', '--separate', `--input=${dir}`], log);
 	} finally {
 		fs.rmSync(dir, { recursive: true, force: true });
 	}

@@ -81,13 +81,17 @@ async function main() {
 
 		const config = { env, paths, port: N8N_PORT, brokerPort: BROKER_PORT };
 		const marker = path.join(paths.userFolder, 'examples-imported');
-		if (!fs.existsSync(marker)) {
-			step('Importing the sandbox credential and the example workflows');
-			const workflows = loadExamples().map(({ workflow }) =>
-				wireExample(workflow, { chatUrl: chat.url }),
-			);
-			await importWorkflows(config, { sandboxBaseUrl: sandbox.baseUrl, workflows }, log);
-		}
+		// The sandbox starts with the contract's conventions each time: the demo credential does too,
+		// whatever a guide's step changed in it (an HMAC signature left on would refuse every delivery).
+		const workflows = fs.existsSync(marker)
+			? []
+			: loadExamples().map(({ workflow }) => wireExample(workflow, { chatUrl: chat.url }));
+		step(
+			workflows.length > 0
+				? 'Importing the sandbox credential and the example workflows'
+				: `Putting the "${SANDBOX_CREDENTIAL.name}" credential back to its defaults`,
+		);
+		await importWorkflows(config, { sandboxBaseUrl: sandbox.baseUrl, workflows }, log);
 
 		step(`Starting n8n on http://${HOST}:${N8N_PORT} (log: ${paths.n8nLog})`);
 		n8n = await startN8n(config);

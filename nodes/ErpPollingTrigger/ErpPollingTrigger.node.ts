@@ -13,9 +13,9 @@ import {
 	erpIcon,
 	optionsCollection,
 } from '../shared/descriptions';
+import { WATCH_OPTIONS, WATCH_PROPERTIES } from '../shared/watches';
 import { alone, manualPoll, scheduledPoll } from './poll';
 import { DEFAULT_MAX_PAGES, MAX_PAGES_CAP, readSettings } from './settings';
-import { WATCH_OPTIONS } from './watches';
 
 const properties: INodeProperties[] = [
 	authenticationDescription,
@@ -34,51 +34,7 @@ const properties: INodeProperties[] = [
 		default: 'lowStock',
 		description: "What starts the workflow. Each item has the same fields as the ERP Trigger's.",
 	},
-	{
-		displayName: 'Threshold',
-		name: 'threshold',
-		type: 'options',
-		options: [
-			{
-				name: "Article's Alert Threshold (Seuil_alerte)",
-				value: 'seuil_alerte',
-				description: "Each article's own seuil_alerte, as the ERP's stock.bas event",
-			},
-			{
-				name: 'Fixed Number',
-				value: 'fixed',
-				description: 'The same number for every article',
-			},
-		],
-		default: 'seuil_alerte',
-		displayOptions: { show: { watch: ['lowStock'] } },
-	},
-	{
-		displayName: 'Threshold Value',
-		name: 'thresholdValue',
-		type: 'number',
-		typeOptions: { minValue: 0 },
-		default: 0,
-		description:
-			'Fires when a stock movement takes an article from above this number to at or below it',
-		displayOptions: { show: { watch: ['lowStock'], threshold: ['fixed'] } },
-	},
-	{
-		displayName:
-			"Low stock is read from the stock movement journal, not from the article list: once per crossing, and again only after the stock went back above the threshold. One poll costs one request per 100 new movements (at least one) plus, with the article's own threshold, one per article whose stock went down, whatever the number of articles (reading the article list would cost ⌈N / 100⌉ requests per poll for N articles).",
-		name: 'lowStockNotice',
-		type: 'notice',
-		default: '',
-		displayOptions: { show: { watch: ['lowStock'] } },
-	},
-	{
-		displayName:
-			'While invoices are unpaid, each poll also reads the unpaid invoice lists whole: 2 × ⌈U / 100⌉ requests for U unpaid invoices, plus one per invoice paid.',
-		name: 'invoicePaidNotice',
-		type: 'notice',
-		default: '',
-		displayOptions: { show: { watch: ['invoicePaid'] } },
-	},
+	...WATCH_PROPERTIES,
 	optionsCollection([
 		{
 			displayName: 'Max Pages per Poll',

@@ -3,9 +3,8 @@ import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow'
 
 import { invalid, labelOf, show, toEnum, toInteger } from '../shared/validation';
 import type { ValueSource } from '../shared/validation';
-import type { Threshold } from './lowStock';
-import { isWatchName, WATCH_OPTIONS } from './watches';
-import type { WatchName } from './watches';
+import { WATCH_OPTIONS, watchNamed } from '../shared/watches';
+import type { Watch } from '../shared/watches';
 
 export const DEFAULT_MAX_PAGES = 10;
 export const MAX_PAGES_CAP = 100;
@@ -13,8 +12,9 @@ export const MAX_PAGES_CAP = 100;
 export type StartFrom = 'now' | 'beginning' | 'date';
 
 export interface PollSettings {
-	watch: WatchName;
-	threshold: Threshold;
+	watch: Watch;
+	/** The watch's own options (its readOptions). */
+	options: unknown;
 	startFrom: StartFrom;
 	/** ISO time, with Start From "date". */
 	since?: string;
@@ -26,26 +26,18 @@ export function readSettings(context: IPollFunctions, properties: INodePropertie
 		node: context.getNode(),
 		label: labelOf(properties, ...names),
 	});
-	const watch = context.getNodeParameter('watch', 'lowStock');
-	if (!isWatchName(watch)) {
+	const name = context.getNodeParameter('watch', 'lowStock');
+	const watch = watchNamed(name);
+	if (watch === undefined) {
 		throw invalid(
 			at('watch'),
-			`expected one of ${WATCH_OPTIONS.map((o) => o.name).join(', ')}, got ${show(watch)}`,
+			`expected one of ${WATCH_OPTIONS.map((o) => o.name).join(', ')}, got ${show(name)}`,
 		);
 	}
-	let threshold: Threshold = { kind: 'seuil_alerte' };
-	if (watch === 'lowStock') {
-		const kind = toEnum(at('threshold'), context.getNodeParameter('threshold', 'seuil_alerte'), [
-			'seuil_alerte',
-			'fixed',
-		] as const);
-		if (kind === 'fixed') {
-			const value = toInteger(at('thresholdValue'), context.getNodeParameter('thresholdValue', 0), {
-				min: 0,
-			});
-			threshold = { kind, value };
-		}
-	}
+	const watchOptions = watch.readOptions({
+		value: (name, fallback) => context.getNodeParameter(name, fallback),
+		at,
+	});
 	const options = (context.getNodeParameter('options', {}) ?? {}) as IDataObject;
 	const startFrom = toEnum(at('options', 'startFrom'), options.startFrom ?? 'now', [
 		'now',
@@ -65,5 +57,5 @@ export function readSettings(context: IPollFunctions, properties: INodePropertie
 		min: 1,
 		max: MAX_PAGES_CAP,
 	});
-	return { watch, threshold, startFrom, since, maxPages };
+	return { watch, options: watchOptions, startFrom, since, maxPages };
 }

@@ -46,18 +46,6 @@ export interface ApiConventions {
 	event: EventConventions;
 }
 
-/** The contract's conventions (docs/api-contract.md): what a credential uses with the switch off. */
-export const DEFAULT_CONVENTIONS: ApiConventions = {
-	list: {
-		cursorParam: 'cursor',
-		pageSizeParam: 'limit',
-		itemsPath: ['data'],
-		nextCursorPath: ['pagination', 'next_cursor'],
-	},
-	signature: { kind: 'standardWebhooks' },
-	event: { typePath: ['type'], idPath: ['id'], dataPath: ['data'] },
-};
-
 /** The value at `path` in `value`, or undefined when a step is missing or not an object. */
 export function valueAt(value: unknown, path: JsonPath): unknown {
 	let current = value;
@@ -76,40 +64,46 @@ const QUERY_NAME = /^[A-Za-z0-9_.\-[\]]+$/;
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const MAX_NAME_LENGTH = 100;
 
+/** A setting's default: the contract's name, as the credential field gives it (credentialFields.ts). */
+function conventionDefault(name: string): unknown {
+	return apiConventionProperties.find((property) => property.name === name)?.default;
+}
+
 /**
  * The credential's conventions, checked. A setting that cannot work is a NodeOperationError naming
  * it (the shared input-check message), raised before any request or on the delivery it concerns.
+ * With the switch off, every setting is its default, whatever is stored.
  */
 export function readConventions(
 	credentials: ICredentialDataDecryptedObject,
 	node: INode,
 	itemIndex?: number,
 ): ApiConventions {
-	if (credentials.customConventions !== true) return DEFAULT_CONVENTIONS;
+	const stored: ICredentialDataDecryptedObject =
+		credentials.customConventions === true ? credentials : {};
 	const at = (name: string) => ({
 		node,
 		label: `ERP credential › ${labelOf(apiConventionProperties, name)}`,
 		itemIndex,
 	});
-	const text = (name: string, fallback: string): string => {
-		const value = credentials[name] ?? fallback;
+	const raw = (name: string): unknown => stored[name] ?? conventionDefault(name);
+	const text = (name: string): string => {
+		const value = raw(name);
 		if (typeof value !== 'string') throw invalid(at(name), `expected a text, got ${show(value)}`);
 		return value.trim();
 	};
-	const named = (name: string, fallback: string, pattern: RegExp, what: string): string => {
-		const value = text(name, fallback);
+	const named = (name: string, pattern: RegExp, what: string): string => {
+		const value = text(name);
 		if (value === '') throw invalid(at(name), `a ${what} is required, got ${show(value)}`);
 		if (value.length > MAX_NAME_LENGTH || !pattern.test(value)) {
 			throw invalid(at(name), `not a valid ${what}: ${show(value)}`);
 		}
 		return value;
 	};
-	const optionalHeader = (name: string): string | undefined => {
-		const value = text(name, '');
-		return value === '' ? undefined : named(name, '', HEADER_NAME, 'header name').toLowerCase();
-	};
-	const path = (name: string, fallback: string): JsonPath => {
-		const value = text(name, fallback);
+	const optionalHeader = (name: string): string | undefined =>
+		text(name) === '' ? undefined : named(name, HEADER_NAME, 'header name').toLowerCase();
+	const path = (name: string): JsonPath => {
+		const value = text(name);
 		const segments = value.split('.');
 		if (value === '' || value.length > 200 || !segments.every((s) => PATH_SEGMENT.test(s))) {
 			throw invalid(
@@ -119,8 +113,8 @@ export function readConventions(
 		}
 		return segments;
 	};
-	const oneOf = <T extends string>(name: string, fallback: T, allowed: readonly T[]): T => {
-		const value = credentials[name] ?? fallback;
+	const oneOf = <T extends string>(name: string, allowed: readonly T[]): T => {
+		const value = raw(name);
 		if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) {
 			throw invalid(at(name), `expected one of ${allowed.join(', ')}, got ${show(value)}`);
 		}
@@ -128,10 +122,10 @@ export function readConventions(
 	};
 
 	const list: ListConventions = {
-		cursorParam: named('cursorParam', 'cursor', QUERY_NAME, 'query parameter name'),
-		pageSizeParam: named('pageSizeParam', 'limit', QUERY_NAME, 'query parameter name'),
-		itemsPath: path('itemsPath', 'data'),
-		nextCursorPath: path('nextCursorPath', 'pagination.next_cursor'),
+		cursorParam: named('cursorParam', QUERY_NAME, 'query parameter name'),
+		pageSizeParam: named('pageSizeParam', QUERY_NAME, 'query parameter name'),
+		itemsPath: path('itemsPath'),
+		nextCursorPath: path('nextCursorPath'),
 	};
 	if (list.cursorParam === list.pageSizeParam) {
 		throw invalid(
@@ -141,10 +135,8 @@ export function readConventions(
 	}
 
 	let signature: SignatureScheme = { kind: 'standardWebhooks' };
-	if (
-		oneOf('signatureScheme', 'standardWebhooks', ['standardWebhooks', 'bodyHmac']) === 'bodyHmac'
-	) {
-		const prefix = text('signaturePrefix', '');
+	if (oneOf('signatureScheme', ['standardWebhooks', 'bodyHmac']) === 'bodyHmac') {
+		const prefix = text('signaturePrefix');
 		if (prefix.length > 50 || !/^[\x21-\x7e]*$/.test(prefix)) {
 			throw invalid(
 				at('signaturePrefix'),
@@ -153,18 +145,18 @@ export function readConventions(
 		}
 		signature = {
 			kind: 'bodyHmac',
-			header: named('signatureHeader', 'X-Signature', HEADER_NAME, 'header name').toLowerCase(),
-			algorithm: oneOf('signatureAlgorithm', 'sha256', ['sha256', 'sha512', 'sha1']),
-			encoding: oneOf('signatureEncoding', 'hex', ['hex', 'base64']),
+			header: named('signatureHeader', HEADER_NAME, 'header name').toLowerCase(),
+			algorithm: oneOf('signatureAlgorithm', ['sha256', 'sha512', 'sha1']),
+			encoding: oneOf('signatureEncoding', ['hex', 'base64']),
 			prefix,
 			timestampHeader: optionalHeader('timestampHeader'),
 		};
 	}
 
 	const event: EventConventions = {
-		typePath: path('eventTypePath', 'type'),
-		idPath: path('eventIdPath', 'id'),
-		dataPath: path('eventDataPath', 'data'),
+		typePath: path('eventTypePath'),
+		idPath: path('eventIdPath'),
+		dataPath: path('eventDataPath'),
 		typeHeader: optionalHeader('eventTypeHeader'),
 	};
 	return { list, signature, event };

@@ -43,7 +43,9 @@ const whenHmac = { show: { customConventions: [true], signatureScheme: ['bodyHma
 /**
  * Custom API Conventions: what an ERP may name differently from docs/api-contract.md. Closed by
  * default; every default is the contract's, so a credential saved before these fields existed
- * behaves exactly as before. Read and checked by ../shared/conventions.ts.
+ * behaves exactly as before. Read and checked by ../shared/conventions.ts, which takes each
+ * setting's default from here (the one place the contract's names are written) and uses every
+ * default with the switch off.
  */
 export const apiConventionProperties: INodeProperties[] = [
 	{

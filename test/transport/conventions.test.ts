@@ -19,7 +19,7 @@ import { apiConventionProperties } from '../../nodes/shared/credentialFields';
 import { limitRefusal } from '../../nodes/shared/transport/pageSize';
 import { runWorkflow, TestCredentials } from '../harness';
 import { ERP } from '../erp/setup';
-import { control, runCall, stats } from './helpers';
+import { control, conventionCredentials, runCall, stats } from './helpers';
 
 const ARTICLES = 450;
 let sb: SandboxHandle;
@@ -55,14 +55,7 @@ const play = (variant: Partial<SandboxConventions>) =>
 	control(sb.url, 'config', { conventions: variant });
 
 const credentials = (conventions?: ICredentialDataDecryptedObject) =>
-	new TestCredentials({
-		erpApi: {
-			apiKey: DEMO_KEYS.full,
-			environment: 'sandbox',
-			baseUrl: sb.baseUrl,
-			...(conventions ? { customConventions: true, ...conventions } : {}),
-		},
-	});
+	conventionCredentials(sb.baseUrl, conventions);
 
 const returnAll = (conventions?: ICredentialDataDecryptedObject) =>
 	runCall(credentials(conventions), { mode: 'getMany', path: '/articles', returnAll: true });
@@ -229,7 +222,7 @@ describe('a free query parameter named like the cursor or the page size of the c
 			assert.equal(error.name, 'NodeOperationError', error.message);
 			assert.equal(
 				error.message,
-				`Invalid value for "Query Parameters": "${name}" is set by the node: the credential's Custom API Conventions use it for the ${what} (use Return All / Limit and Options › Page Size instead) [item 0]`,
+				`Invalid value for "Query Parameters": "${name}" is set by the node: the credential's API conventions use it for the ${what} (use Return All / Limit and Options › Page Size instead) [item 0]`,
 			);
 			assert.equal((await stats(sb.url)).requests, before, 'nothing reached the sandbox');
 		}

@@ -1,7 +1,12 @@
 /** Shared by the transport and credential tests: sandbox control calls and a one-node workflow runner. */
-import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	INode,
+	INodeParameters,
+} from 'n8n-workflow';
 
-import { control as sandboxControl, newSandboxKey, sandboxStats } from '../../sandbox';
+import { control as sandboxControl, DEMO_KEYS, newSandboxKey, sandboxStats } from '../../sandbox';
 import type { LoggedRequest } from '../../sandbox';
 import type { NodeSpec, RunWorkflowResult } from '../harness';
 import { runWorkflow, TestCredentials } from '../harness';
@@ -61,6 +66,21 @@ export async function api(
 /** A new sandbox key with these scopes (its own rate-limit bucket). */
 export const newKey = (url: string, scopes: string[]): Promise<string> =>
 	newSandboxKey(url, scopes);
+
+/** The demo key's credential, with Custom API Conventions on when `conventions` are given. */
+export function conventionCredentials(
+	baseUrl: string,
+	conventions?: ICredentialDataDecryptedObject,
+): TestCredentials {
+	return new TestCredentials({
+		erpApi: {
+			apiKey: DEMO_KEYS.full,
+			environment: 'sandbox',
+			baseUrl,
+			...(conventions ? { customConventions: true, ...conventions } : {}),
+		},
+	});
+}
 
 export function apiKeyCredentials(
 	baseUrl: string,

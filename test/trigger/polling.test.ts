@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, it } from '@jest/globals';
 
-import { activatePoller } from '../harness';
+import { DEMO_KEYS, startSandbox } from '../../sandbox';
+import { activatePoller, TestCredentials } from '../harness';
 
 import type { IDataObject } from 'n8n-workflow';
 
@@ -178,6 +179,45 @@ describe('a saved position the ERP no longer accepts', () => {
 			}),
 			/The ERP no longer accepts this trigger's saved position \(cli_99999999 in \/clients\)/,
 		);
+	});
+
+	it("is recognised by the credential's cursor name (a server that names it starting_after)", async () => {
+		const names = { cursorParam: 'starting_after', pageSizeParam: 'per_page' };
+		const sandbox = await startSandbox({ port: 0, rateLimit: false, conventions: names });
+		try {
+			const credentials = new TestCredentials({
+				erpApi: {
+					apiKey: DEMO_KEYS.full,
+					environment: 'sandbox',
+					baseUrl: sandbox.baseUrl,
+					customConventions: true,
+					...names,
+				},
+			});
+			const trigger = await poller(credentials, { watch: 'client' });
+			const refused = activatePoller({
+				parameters: { watch: 'client' },
+				credentials,
+				staticData: { ...trigger.savedState, position: 'cli_99999999' },
+			});
+			await assert.rejects(refused, (error: Error) => {
+				assert.match(
+					error.message,
+					/The ERP no longer accepts this trigger's saved position \(cli_99999999 in \/clients\)/,
+				);
+				return true;
+			});
+			// Control: the server's refusal names starting_after, never cursor.
+			const answer = await fetch(`${sandbox.baseUrl}/clients?starting_after=cli_99999999`, {
+				headers: { authorization: `Bearer ${DEMO_KEYS.full}` },
+			});
+			const body = await answer.text();
+			assert.equal(answer.status, 400);
+			assert.match(body, /starting_after/);
+			assert.doesNotMatch(body, /cursor/);
+		} finally {
+			await sandbox.close();
+		}
 	});
 });
 

@@ -108,9 +108,6 @@ export const returnAllAndLimit: INodeProperties[] = [
 	},
 ];
 
-/** Query parameter names a list owns: free query parameters may not set them. */
-export const RESERVED_QUERY_PARAMETERS = ['limit', 'cursor'];
-
 /** "Query Parameters": name and value pairs, read back with `readQueryParameters` (lists.ts). */
 export function queryParametersProperty(description: string): INodeProperties {
 	return {
@@ -143,11 +140,11 @@ export const listOptions: INodeProperties = optionsCollection([
 		typeOptions: { minValue: 1, maxValue: MAX_PAGE_SIZE },
 		default: MAX_PAGE_SIZE,
 		description:
-			'How many items each request asks for (the API parameter limit), from 1 to 100. It changes the number of requests, not the items returned.',
+			"How many items each request asks for (the API parameter limit, or its name in the credential's Custom API Conventions), from 1 to 100. It changes the number of requests, not the items returned.",
 		hint: 'Leave it out unless your ERP needs smaller pages. If the ERP refuses a page size, the node retries once with the largest size the ERP states (or its default) and keeps using that for this credential.',
 	},
 	queryParametersProperty(
-		'Extra query parameters sent as they are, for filters this node does not list. "limit" and "cursor" are managed by the node and refused here.',
+		"Extra query parameters sent as they are, for filters this node does not list. The cursor and page size parameters (cursor and limit, unless the credential's Custom API Conventions name them otherwise) are managed by the node and refused here.",
 	),
 ]);
 

@@ -9,8 +9,10 @@ import {
 	erpGetMany,
 	erpListAnswer,
 	erpPaginate,
+	getListConventions,
 	getRequestSettings,
 } from '../../shared/transport';
+import type { ListConventions } from '../../shared/conventions';
 
 /** What an operation returns for one input item: one record or a list of records. */
 export type OperationResult = IDataObject | IDataObject[];
@@ -33,6 +35,8 @@ export interface ItemErp {
 	getMany(path: string, qs: IDataObject, options: ListOptions): Promise<IDataObject[]>;
 	/** A list answer's items and next cursor (the credential's list conventions), or undefined. */
 	listAnswer(body: unknown): ReturnType<typeof erpListAnswer>;
+	/** The credential's list conventions: the names the node gives the cursor and the page size. */
+	lists(): Promise<ListConventions>;
 }
 
 /**
@@ -53,5 +57,6 @@ export function erpFor(ctx: IExecuteFunctions, itemIndex: number): ItemErp {
 		getMany: async (path, qs, options) =>
 			await erpGetMany.call(ctx, path, qs, { ...options, itemIndex }, settings),
 		listAnswer: async (body) => await erpListAnswer.call(ctx, body, itemIndex),
+		lists: async () => await getListConventions(ctx, itemIndex),
 	};
 }

@@ -12,14 +12,8 @@ import {
 	toOptionalText,
 	toText,
 } from '../../shared/validation';
-import { readConventions } from '../../shared/conventions';
-import { getGuardedCredentials, MAX_PAGE_SIZE } from '../../shared/transport';
-import {
-	dateRangeFilters,
-	listOptions,
-	RESERVED_QUERY_PARAMETERS,
-	returnAllAndLimit,
-} from './common.descriptions';
+import { MAX_PAGE_SIZE } from '../../shared/transport';
+import { dateRangeFilters, listOptions, returnAllAndLimit } from './common.descriptions';
 import type { ItemErp, Prepared } from './erp';
 import type { FieldSpec } from './fields';
 import { checkFields, fieldSpecs, source } from './fields';
@@ -67,13 +61,13 @@ export function readDatedFilters(
 
 /**
  * The "Query Parameters" fixed collection (`{ parameter: [{ name, value }] }`), checked: names
- * in `reserved` or already in `taken` (the filters) are refused, and so is a name given twice.
+ * already in `taken` (the filters) are refused, and so is a name given twice. The names the node
+ * sets itself depend on the credential: `refuseListNames` checks them once it is read.
  */
 export function readQueryParameters(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	raw: unknown,
-	reserved: readonly string[] = [],
 	taken: IDataObject = {},
 ): IDataObject {
 	const src = source(ctx, 'Query Parameters', itemIndex);
@@ -86,9 +80,6 @@ export function readQueryParameters(
 			source(ctx, `Query Parameters › Parameter ${k + 1} › ${field}`, itemIndex);
 		const key = toText(at('Name'), name, 'queryParameterName');
 		const text = toOptionalText(at('Value'), value, 'queryParameterValue') ?? '';
-		if (reserved.includes(key)) {
-			throw invalid(src, `"${key}" is set by the node (use Return All / Limit instead)`);
-		}
 		if (key in taken || key in qs) {
 			throw invalid(src, `"${key}" is given twice (as a filter or another query parameter)`);
 		}
@@ -116,6 +107,30 @@ export function readReturnAll(
 }
 
 /**
+ * Refuses a free query parameter named as the credential's list conventions name the cursor or the
+ * page size (by default `cursor` and `limit`): the node sets them, so it would be overwritten.
+ */
+async function refuseListNames(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	erp: ItemErp,
+	extra: IDataObject,
+): Promise<void> {
+	const lists = await erp.lists();
+	for (const [name, what] of [
+		[lists.cursorParam, 'cursor'],
+		[lists.pageSizeParam, 'page size'],
+	]) {
+		if (name in extra) {
+			throw invalid(
+				source(ctx, 'Query Parameters', itemIndex),
+				`"${name}" is set by the node: the credential's API conventions use it for the ${what} (use Return All / Limit and Options › Page Size instead)`,
+			);
+		}
+	}
+}
+
+/**
  * A list operation: checked filters (API names; article locators by reference are resolved when
  * the step runs) plus free query parameters from "Options", read with Return All / Limit and
  * the Page Size option.
@@ -129,13 +144,7 @@ export function prepareGetMany(
 ): Prepared {
 	const { returnAll, limit } = readReturnAll(ctx, itemIndex);
 	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const extra = readQueryParameters(
-		ctx,
-		itemIndex,
-		options.queryParameters,
-		RESERVED_QUERY_PARAMETERS,
-		filters,
-	);
+	const extra = readQueryParameters(ctx, itemIndex, options.queryParameters, filters);
 	const pageSize = isBlank(options.pageSize)
 		? undefined
 		: toInteger(source(ctx, labelOf([listOptions], 'pageSize'), itemIndex), options.pageSize, {
@@ -143,21 +152,7 @@ export function prepareGetMany(
 				max: MAX_PAGE_SIZE,
 			});
 	return async () => {
-		// The names the credential's Custom API Conventions give the cursor and the page size are
-		// the node's too: a free parameter with one of them would be overwritten, so it is refused.
-		const { list: lists } = readConventions(
-			await getGuardedCredentials(ctx, itemIndex),
-			ctx.getNode(),
-			itemIndex,
-		);
-		for (const name of [lists.cursorParam, lists.pageSizeParam]) {
-			if (name in extra) {
-				throw invalid(
-					source(ctx, 'Query Parameters', itemIndex),
-					`"${name}" is set by the node: the credential's Custom API Conventions use it for the ${name === lists.cursorParam ? 'cursor' : 'page size'} (use Return All / Limit and Options › Page Size instead)`,
-				);
-			}
-		}
+		await refuseListNames(ctx, itemIndex, erp, extra);
 		const qs: IDataObject = { ...extra };
 		for (const [key, value] of Object.entries(filters)) {
 			if (typeof value !== 'object' || value === null) {

@@ -38,6 +38,19 @@ export async function getGuardedCredentials(
 	return credentials;
 }
 
+/**
+ * The credential's list conventions (the names of the cursor and the page size, where a list
+ * answer keeps its items and next cursor), checked: for code that must know them without reading
+ * a list, e.g. which query parameters the node sets.
+ */
+export async function getListConventions(
+	context: ErpContext,
+	itemIndex?: number,
+): Promise<ListConventions> {
+	const credentials = await getGuardedCredentials(context, itemIndex);
+	return readConventions(credentials, context.getNode(), itemIndex).list;
+}
+
 /** What a request needs from the node and its credential, resolved once (per request or per list). */
 export interface ResolvedCredential {
 	node: INode;

@@ -1,22 +1,22 @@
 // The one door to the ERP API. Every HTTP call from nodes/ goes through these functions.
 //
-// Exports (fixed by CONTRIBUTING.md; additions marked +):
+// Exports (CONTRIBUTING.md, *Transport*, gives their signatures):
 //   erpApiRequest.call(this, request: ErpRequest, settings?: ErpRequestSettings): Promise<any>
-//   erpPaginate.call(this, path, qs, { pageSize?, max?, +itemIndex? }, settings?): AsyncGenerator<IDataObject[]>
-//   erpGetMany.call(this, path, qs, { returnAll, limit?, +pageSize?, +itemIndex? }, settings?): Promise<IDataObject[]>
-//   + erpListPage.call(this, path, qs, { pageSize?, cursor?, itemIndex? }, settings?): Promise<{ data, nextCursor? }>
-//   + erpPaginate's options.cursor: the cursor to start after
-//   + erpListAnswer.call(this, body, itemIndex?): Promise<{ data, nextCursor? } | undefined>   a list answer, by the credential's conventions
-//   + MAX_PAGE_SIZE (100): the largest and default page size
-//   + getRequestSettings(context, itemIndex?): ErpRequestSettings   reads the `requestOptions` parameter
-//   + getGuardedCredentials(context, itemIndex?): Promise<credential data>   guards applied, nothing sent
-//   + erpApiResponse.call(this, request, settings?): Promise<{ statusCode, body }>   erpApiRequest with the status (204)
-//   + ErpRequest.method 'PUT'; ErpRequest.resendable?: boolean   (API Request operation)
-//   + erpErrorToJson(error): { message, code, httpCode, details?, description? }   for continueOnFail items
-//   + requiredScopes(method, path, body?): string[];  EVENT_SCOPES: event -> scope; ErpEvent
-//   + ErpRequestSettings.timeoutSeconds?: number   (per attempt, default 30; not a UI option)
-//   + shared parameter descriptions live in ../descriptions.ts (authenticationDescription,
-//     erpCredentialsDescription, requestOptionsDescription); guards in ../guards.ts.
+//   erpApiResponse.call(this, request, settings?): Promise<{ statusCode, body }>   erpApiRequest with the status (204)
+//   erpPaginate.call(this, path, qs, { pageSize?, max?, itemIndex?, cursor? }, settings?): AsyncGenerator<IDataObject[]>
+//   erpGetMany.call(this, path, qs, { returnAll, limit?, pageSize?, itemIndex? }, settings?): Promise<IDataObject[]>
+//   erpListPage.call(this, path, qs, { pageSize?, cursor?, itemIndex? }, settings?): Promise<{ data, nextCursor? }>
+//   erpListAnswer.call(this, body, itemIndex?): Promise<{ data, nextCursor? } | undefined>   a list answer, by the credential's conventions
+//   MAX_PAGE_SIZE (100): the largest and default page size
+//   getRequestSettings(context, itemIndex?): ErpRequestSettings   reads the `requestOptions` parameter
+//   getGuardedCredentials(context, itemIndex?): Promise<credential data>   guards applied, nothing sent
+//   getListConventions(context, itemIndex?): Promise<ListConventions>   the credential's list names, nothing sent
+//   erpErrorToJson(error): { message, code, httpCode, details?, description? }   for continueOnFail items
+//   requiredScopes(method, path, body?): string[];  EVENT_SCOPES: event -> scope; ErpEvent
+//   types ErpContext, ErpCredentialType, ErpRequest (method GET/POST/PATCH/PUT/DELETE, resendable?),
+//   ErpRequestSettings (maxWaitSeconds, idempotencyKey, timeoutSeconds: per attempt, not a UI option)
+//   Shared parameter descriptions live in ../descriptions.ts (authenticationDescription,
+//   erpCredentialsDescription, requestOptionsDescription); guards in ../guards.ts.
 //
 // Behaviour: guards before anything leaves; JSON in/out; NodeApiError with user-terms messages;
 // 429 honoured (Retry-After, else RateLimit-Reset, else full-jitter backoff) and paced ahead: every
@@ -39,14 +39,16 @@
 // (the attempt loop), httpOptions.ts (what every attempt sends), attempt.ts (one attempt),
 // rateLimited.ts (what happens on a 429), failure.ts (the error a request ends with), wait.ts
 // (the one rate-limit wait), classify.ts (what a failed call was), pagination.ts (lists), pageSize.ts
-// (page sizes a server refused, per credential), errors.ts (error mapping),
-// connectionErrors.ts (no HTTP answer: network, TLS, OAuth2 connection), apiError.ts (the
-// API's error body, secrets scrubbed), errorJson.ts (error items), scopes.ts (scopes per endpoint
-// and event), rateLimit.ts (headers and retries), budget.ts and pacing.ts (rate-limit budgets),
-// idempotency.ts.
+// (page sizes a server refused, per credential), errors.ts (error mapping), connectionErrors.ts (no
+// HTTP answer: network, TLS, OAuth2 connection), apiError.ts (the API's error body, secrets
+// scrubbed), errorJson.ts (error items), scopes.ts (scopes per endpoint and event), rateLimit.ts
+// (retry arithmetic, reading a 429's wait), dialects.ts (the rate-limit header dialects, each read
+// into one budget), budget.ts (pacing arithmetic), learned.ts (the window of a server that sends
+// only Retry-After), pacing.ts (the process's budgets, one per key), idempotency.ts
+// (Idempotency-Key values).
 export type { ErpContext, ErpCredentialType, ErpRequest, ErpRequestSettings } from './types';
 export { getRequestSettings } from './settings';
-export { getGuardedCredentials } from './credentials';
+export { getGuardedCredentials, getListConventions } from './credentials';
 export { erpApiRequest, erpApiResponse } from './request';
 export { erpGetMany, erpListAnswer, erpListPage, erpPaginate } from './pagination';
 export { MAX_PAGE_SIZE } from './pageSize';

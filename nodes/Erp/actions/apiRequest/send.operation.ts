@@ -61,7 +61,7 @@ const properties: INodeProperties[] = [
 		placeholder: '{ "facture_id": "fac_00000001", "montant": 1000, "mode": "virement" }',
 		description:
 			'The JSON object to send, checked before sending. Leave empty to send no body. GET and DELETE send none.',
-		displayOptions: { show: { method: WITH_BODY as unknown as string[] } },
+		displayOptions: { show: { method: [...WITH_BODY] } },
 	},
 	{
 		displayName: 'Output',
@@ -86,7 +86,7 @@ const properties: INodeProperties[] = [
 	{
 		...returnAll,
 		description:
-			'Whether to follow the list to its end or stop at a limit. The first request is sent with your query parameters; the next ones add cursor and, unless you set limit, limit (up to 100).',
+			'Whether to follow the list to its end or stop at a limit. The first request is sent with your query parameters; the next ones add the cursor and, unless you set it, the page size (up to 100), named as the credential says (cursor and limit by default).',
 		displayOptions: { show: { method: ['GET'], output: ['items'] } },
 	},
 	{
@@ -187,7 +187,9 @@ export function prepare(this: IExecuteFunctions, itemIndex: number, erp: ItemErp
 		const next = list.nextCursor;
 		if (next === undefined) return items;
 		// The next pages, through the transport's list reader: same query, the cursor, a page size.
-		const pageSize = Number(qs.limit) || undefined;
+		// A page size given under Query Parameters (by its name in the credential's conventions) is
+		// kept for the next pages.
+		const pageSize = Number(qs[(await erp.lists()).pageSizeParam]) || undefined;
 		for await (const page of erp.paginate(path, qs, {
 			cursor: next,
 			pageSize,

@@ -1,4 +1,4 @@
-// Low stock, derived from the stock movement journal.
+// Low Stock: derived from the stock movement journal, as the ERP Trigger's stock.bas.
 //
 // A crossing is a movement that takes an article's stock from above the threshold to at or below
 // it: the stock before it (stock_apres minus the movement's signed change) is above, stock_apres is
@@ -11,9 +11,15 @@
 // threshold (seuil_alerte), one GET /articles/:id per distinct article whose stock went down in
 // them; with a fixed threshold, one per crossing (for the reference and designation). It does not
 // depend on the number of articles.
-import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
+import type { ErpContext } from '../transport';
+import { toEnum, toInteger } from '../validation';
 import { readOne } from './journal';
+import type { Watch } from './types';
+import { eventItem } from './types';
+
+const TYPE = 'stock.bas';
 
 /** The threshold: the article's own `seuil_alerte`, or one number for every article. */
 export type Threshold = { kind: 'seuil_alerte' } | { kind: 'fixed'; value: number };
@@ -38,11 +44,11 @@ export function crosses(movement: IDataObject, threshold: number): boolean {
 }
 
 /**
- * The `stock.bas` items for the crossings among `movements`, in journal order. `articles` keeps
+ * The low-stock items for the crossings among `movements`, in journal order. `articles` keeps
  * the articles read (one read per article per poll).
  */
 export async function lowStockItems(
-	context: IPollFunctions,
+	context: ErpContext,
 	movements: IDataObject[],
 	threshold: Threshold,
 	articles = new Map<string, IDataObject | undefined>(),
@@ -74,18 +80,94 @@ export async function lowStockItems(
 			limit = found.seuil_alerte;
 			if (!crosses(movement, limit)) continue;
 		}
-		items.push({
-			id: movement.id,
-			type: 'stock.bas',
-			created_at: typeof movement.date === 'string' ? movement.date : null,
-			data: {
+		items.push(
+			eventItem(TYPE, movement.id, movement.date, {
 				article_id: id,
 				reference: found?.reference ?? null,
 				designation: found?.designation ?? null,
 				stock: movement.stock_apres,
 				seuil_alerte: limit,
-			},
-		});
+			}),
+		);
 	}
 	return items;
 }
+
+/** The last low-stock crossing in the journal, reading backwards only as far as needed. */
+async function lastCrossing(
+	context: ErpContext,
+	movements: IDataObject[],
+	threshold: Threshold,
+): Promise<IDataObject | undefined> {
+	const articles = new Map<string, IDataObject | undefined>();
+	for (let i = movements.length - 1; i >= 0; i--) {
+		const [item] = await lowStockItems(context, [movements[i]], threshold, articles);
+		if (item) return item;
+	}
+	return undefined;
+}
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Threshold',
+		name: 'threshold',
+		type: 'options',
+		options: [
+			{
+				name: "Article's Alert Threshold (Seuil_alerte)",
+				value: 'seuil_alerte',
+				description: `Each article's own seuil_alerte, as the ERP's ${TYPE} event`,
+			},
+			{
+				name: 'Fixed Number',
+				value: 'fixed',
+				description: 'The same number for every article',
+			},
+		],
+		default: 'seuil_alerte',
+	},
+	{
+		displayName: 'Threshold Value',
+		name: 'thresholdValue',
+		type: 'number',
+		typeOptions: { minValue: 0 },
+		default: 0,
+		description:
+			'Fires when a stock movement takes an article from above this number to at or below it',
+		displayOptions: { show: { threshold: ['fixed'] } },
+	},
+	{
+		displayName:
+			"Low stock is read from the stock movement journal, not from the article list: once per crossing, and again only after the stock went back above the threshold. One poll costs one request per 100 new movements (at least one) plus, with the article's own threshold, one per article whose stock went down, whatever the number of articles (reading the article list would cost ⌈N / 100⌉ requests per poll for N articles).",
+		name: 'lowStockNotice',
+		type: 'notice',
+		default: '',
+	},
+];
+
+export const lowStock: Watch<Threshold> = {
+	name: 'lowStock',
+	label: 'Low Stock',
+	description: `A stock movement that takes an article's stock from above its threshold to at or below it (${TYPE}, as the ERP Trigger): once per crossing. Needs articles:read.`,
+	path: '/stock/mouvements',
+	type: TYPE,
+	timeField: 'date',
+	properties,
+	stateKeys: [],
+	readOptions: ({ value, at }) => {
+		const kind = toEnum(at('threshold'), value('threshold', 'seuil_alerte'), [
+			'seuil_alerte',
+			'fixed',
+		] as const);
+		if (kind === 'seuil_alerte') return { kind };
+		return { kind, value: toInteger(at('thresholdValue'), value('thresholdValue', 0), { min: 0 }) };
+	},
+	// Nothing but the journal's position is kept.
+	start: () => ({}),
+	items: async (context, movements, threshold) => ({
+		items: await lowStockItems(context, movements, threshold),
+		state: {},
+	}),
+	latest: async (context, movements, threshold) =>
+		await lastCrossing(context, movements, threshold),
+};

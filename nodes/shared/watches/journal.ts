@@ -1,14 +1,14 @@
-// Reading an ERP list from a saved position: the polling trigger's one way to see what is new.
+// Reading an ERP list from a saved position: the watches' one way to see what is new.
 //
 // Lists are in id order (creation order) and a list continues after the item whose id is given as
 // `cursor` (docs/api-contract.md, *Lists and pagination*; the specification says so of the article
 // cursor, §2.2). So the only position a watch keeps is the id of the last item it has read; within
 // one poll it follows the server's own `next_cursor`.
-import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import { unlessNotFound } from '../shared/notFound';
-import type { ErpContext } from '../shared/transport';
-import { erpApiRequest, erpListPage, MAX_PAGE_SIZE } from '../shared/transport';
+import { unlessNotFound } from '../notFound';
+import type { ErpContext } from '../transport';
+import { erpApiRequest, erpListPage, MAX_PAGE_SIZE } from '../transport';
 
 /** What one read returned: the items in order, the new position, and whether more are waiting. */
 export interface JournalRead {
@@ -26,7 +26,7 @@ export interface JournalRead {
  * (no cap when undefined), in list order.
  */
 export async function readAfter(
-	context: IPollFunctions,
+	context: ErpContext,
 	path: string,
 	qs: IDataObject,
 	position: string | undefined,
@@ -39,7 +39,7 @@ export async function readAfter(
 		if (maxPages !== undefined && requests >= maxPages) {
 			return { items, position: lastId(items) ?? position, more: true, requests };
 		}
-		const page = await erpListPage.call(context as unknown as ErpContext, path, qs, {
+		const page = await erpListPage.call(context, path, qs, {
 			pageSize: MAX_PAGE_SIZE,
 			cursor,
 		});
@@ -59,13 +59,13 @@ function lastId(items: IDataObject[]): string | undefined {
 
 /** One record (`GET /articles/:id`, `GET /factures/:id`), or undefined when it is gone (404). */
 export async function readOne(
-	context: IPollFunctions,
+	context: ErpContext,
 	path: string,
 	id: string,
 	resource: string,
 ): Promise<IDataObject | undefined> {
 	return (await unlessNotFound(
-		erpApiRequest.call(context as unknown as ErpContext, {
+		erpApiRequest.call(context, {
 			method: 'GET',
 			path: `${path}/${encodeURIComponent(id)}`,
 			resource: `${resource} ${id}`,

@@ -1,4 +1,4 @@
-// Invoice paid, where the list can show it: `statut` is in every invoice, but the list has no
+// Invoice Paid, as the ERP Trigger's facture.payee, where the list can show it: `statut` is in every invoice, but the list has no
 // payment date and is in id order, so an old invoice paid today is not "new" in it.
 //
 // The watch keeps the ids of the invoices it has seen unpaid (`open`). Each poll, new invoices are
@@ -10,29 +10,33 @@
 //
 // Cost of one poll while invoices are open: 2 × ⌈U / 100⌉ requests for U unpaid invoices, plus one
 // per invoice paid, plus the new-invoice pages.
-import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
+import type { ErpContext } from '../transport';
 import { readAfter, readOne } from './journal';
+import type { Watch } from './types';
+import { eventItem } from './types';
 
+const TYPE = 'facture.payee';
 const UNPAID = ['emise', 'partiellement_payee'];
 
-function paidItem(invoice: IDataObject, seenAt: string): IDataObject {
-	return { id: invoice.id, type: 'facture.payee', created_at: seenAt, data: invoice };
-}
+/** The item of an invoice seen paid at `seenAt` (the list has no payment date). */
+const paidItem = (invoice: IDataObject, seenAt: string) =>
+	eventItem(TYPE, invoice.id, seenAt, invoice);
 
 /** The ids of the invoices `newInvoices` adds to `open`: those not paid yet. */
-export function unpaidIds(invoices: IDataObject[]): string[] {
+function unpaidIds(invoices: IDataObject[]): string[] {
 	return invoices
 		.filter((invoice) => invoice.statut !== 'payee' && typeof invoice.id === 'string')
 		.map((invoice) => invoice.id as string);
 }
 
 /**
- * The `facture.payee` items of this poll, in id order, and the ids still open after it.
- * `newInvoices` are the invoices read after the saved position (already filtered by start date).
+ * The items of this poll, in id order, and the ids still open after it. `newInvoices` are the
+ * invoices read after the saved position (already filtered by start date).
  */
-export async function paidInvoiceItems(
-	context: IPollFunctions,
+async function paidInvoiceItems(
+	context: ErpContext,
 	newInvoices: IDataObject[],
 	open: string[],
 ): Promise<{ items: IDataObject[]; open: string[] }> {
@@ -60,3 +64,37 @@ export async function paidInvoiceItems(
 	paid.sort((a, b) => String(a.id).localeCompare(String(b.id)));
 	return { items: paid.map((invoice) => paidItem(invoice, seenAt)), open: [...stillOpen].sort() };
 }
+
+/** The saved ids of the invoices seen unpaid. */
+const openIn = (state: IDataObject): string[] =>
+	Array.isArray(state.open) ? (state.open as string[]) : [];
+
+export const invoicePaid: Watch<undefined> = {
+	name: 'invoicePaid',
+	label: 'Invoice Paid',
+	description: `An invoice whose status became payee (${TYPE}, as the ERP Trigger). Needs factures:read.`,
+	path: '/factures',
+	type: TYPE,
+	timeField: 'created_at',
+	properties: [
+		{
+			displayName:
+				'While invoices are unpaid, each poll also reads the unpaid invoice lists whole: 2 × ⌈U / 100⌉ requests for U unpaid invoices, plus one per invoice paid.',
+			name: 'invoicePaidNotice',
+			type: 'notice',
+			default: '',
+		},
+	],
+	stateKeys: ['open'],
+	readOptions: () => undefined,
+	start: (invoices) => ({ open: unpaidIds(invoices) }),
+	items: async (context, invoices, _options, state) => {
+		const { items, open } = await paidInvoiceItems(context, invoices, openIn(state));
+		return { items, state: { open } };
+	},
+	latest: async (_context, invoices) => {
+		const paid = invoices.filter((invoice) => invoice.statut === 'payee');
+		const last = paid[paid.length - 1];
+		return last === undefined ? undefined : paidItem(last, new Date().toISOString());
+	},
+};

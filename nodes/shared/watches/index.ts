@@ -1,0 +1,83 @@
+// The watches: what the ERP can be watched for by reading its lists from a saved position. One file
+// per watch (./types.ts says what a watch is), registered in WATCHES below: adding a watch is
+// adding its file and its row. The ERP Polling Trigger offers every one of them; any node that
+// needs "the events since a position" reads them the same way:
+//
+//   const read = await readSince(context, watch, position, maxPages);  // the list after position
+//   const { items, state } = await watch.items(context, read.items, options, savedState);
+//   // then save read.position and state together
+import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import type { ErpContext } from '../transport';
+import { article } from './article';
+import { client } from './client';
+import { invoice } from './invoice';
+import { invoicePaid } from './invoicePaid';
+import { readAfter } from './journal';
+import type { JournalRead } from './journal';
+import { lowStock } from './lowStock';
+import { stockMovement } from './stockMovement';
+import type { Watch } from './types';
+
+export type { JournalRead } from './journal';
+export type { Watch, WatchParameters, WatchStep } from './types';
+
+/** Every watch, by the Watch parameter's value. */
+export const WATCHES: Readonly<Record<string, Watch>> = Object.fromEntries(
+	[stockMovement, lowStock, article, client, invoice, invoicePaid].map((watch) => [
+		watch.name,
+		watch,
+	]),
+);
+
+/** The watch named `name`, or undefined. */
+export function watchNamed(name: unknown): Watch | undefined {
+	return typeof name === 'string' && Object.prototype.hasOwnProperty.call(WATCHES, name)
+		? WATCHES[name]
+		: undefined;
+}
+
+/** The Watch parameter's options, in the editor's order (by label). */
+export const WATCH_OPTIONS: INodePropertyOptions[] = Object.values(WATCHES)
+	.map(({ label, name, description }) => ({ name: label, value: name, description }))
+	.sort((a, b) => a.name.localeCompare(b.name));
+
+/** Every watch's own parameters, each shown only while its watch is chosen. */
+export const WATCH_PROPERTIES: INodeProperties[] = Object.values(WATCHES).flatMap((watch) =>
+	watch.properties.map((property) => ({
+		...property,
+		displayOptions: {
+			...property.displayOptions,
+			show: { ...property.displayOptions?.show, watch: [watch.name] },
+		},
+	})),
+);
+
+/** The saved state's keys the watches own besides the position. */
+export const WATCH_STATE_KEYS: string[] = [
+	...new Set(Object.values(WATCHES).flatMap((watch) => watch.stateKeys)),
+];
+
+/** The watch's list after `position` (from its start when undefined), at most `maxPages` pages. */
+export async function readSince(
+	context: ErpContext,
+	watch: Watch,
+	position: string | undefined,
+	maxPages: number | undefined,
+): Promise<JournalRead> {
+	return await readAfter(context, watch.path, {}, position, maxPages);
+}
+
+/** The records created at or after `since` (all when undefined; a record without a time is kept). */
+export function createdSince(
+	watch: Watch,
+	records: IDataObject[],
+	since: string | undefined,
+): IDataObject[] {
+	if (since === undefined) return records;
+	return records.filter((record) => {
+		const value = record[watch.timeField];
+		const time = typeof value === 'string' ? Date.parse(value) : NaN;
+		return Number.isNaN(time) || time >= Date.parse(since);
+	});
+}

@@ -1,0 +1,84 @@
+// What a watch is: one thing the ERP can be watched for by reading one of its lists from a saved
+// position (the ERP Polling Trigger's watches; the same reading serves any node that needs "the
+// events since a position", such as catching up webhook events missed while n8n was down).
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
+import type { ErpContext } from '../transport';
+import type { ValueSource } from '../validation';
+
+/** A node's parameters, as a watch reads its own: the value, and where it came from for errors. */
+export interface WatchParameters {
+	value(name: string, fallback: unknown): unknown;
+	at(name: string): ValueSource;
+}
+
+/** What a watch made of new records: the items, and its own saved state after them. */
+export interface WatchStep {
+	items: IDataObject[];
+	/** The watch's `stateKeys` as they are after these records (to save with the position). */
+	state: IDataObject;
+}
+
+/**
+ * One watch. Each lives in its own file and is registered in the one table of ./index.ts.
+ *
+ * Every item has the shape of an ERP Trigger item, `{ id, type, created_at, data }`, so the rest of
+ * a workflow does not change when one trigger replaces the other. Where the ERP has a webhook
+ * event for the same thing, `type` and `data` are that event's; `id` is the id of the record the
+ * item was derived from (the webhook's `evt_` ids are not in any list).
+ *
+ * Nothing here changes saved state: `start` and `items` return the watch's state, and the caller
+ * saves it (with the position, which is the id of the last record read, ./journal.ts).
+ */
+export interface Watch<Options = unknown> {
+	/** The Watch parameter's value (saved in workflows and in the node's state: never renamed). */
+	readonly name: string;
+	/** The Watch option's label and description in the editor. */
+	readonly label: string;
+	readonly description: string;
+	/** What it reads: a list in id order, continued after a saved position. */
+	readonly path: string;
+	/** Its items' `type`: the ERP's webhook event where there is one. */
+	readonly type: string;
+	/** The record's field that says when it was created (Start From a date). */
+	readonly timeField: string;
+	/** Its own parameters, shown only while it is chosen. */
+	readonly properties: INodeProperties[];
+	/** The keys of the saved state it owns besides the position (cleared at a new start). */
+	readonly stateKeys: readonly string[];
+	/** Its own parameters, read and checked before any request. */
+	readOptions(parameters: WatchParameters): Options;
+	/** Its start from now: its own state, given the whole list as it is now. */
+	start(records: IDataObject[]): IDataObject;
+	/**
+	 * The items for new records (read after the position, in list order), and its own state after
+	 * them. `state` is the saved state; it is not changed.
+	 */
+	items(
+		context: ErpContext,
+		records: IDataObject[],
+		options: Options,
+		state: IDataObject,
+	): Promise<WatchStep>;
+	/** "Fetch Test Event": the most recent item in the whole list (`records`), or undefined. */
+	latest(
+		context: ErpContext,
+		records: IDataObject[],
+		options: Options,
+	): Promise<IDataObject | undefined>;
+}
+
+/** An item as the ERP Trigger emits it. */
+export function eventItem(
+	type: string,
+	id: IDataObject[string],
+	createdAt: unknown,
+	data: IDataObject,
+): IDataObject {
+	return {
+		id,
+		type,
+		created_at: typeof createdAt === 'string' ? createdAt : null,
+		data,
+	};
+}
