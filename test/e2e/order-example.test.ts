@@ -15,12 +15,7 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 
-import {
-	EXAMPLE_IDS,
-	loadExample,
-	SANDBOX_CREDENTIAL,
-	SANDBOX_DEMO_KEY,
-} from '../../scripts/examples';
+import { demoCredential, EXAMPLE_IDS, loadExample } from '../../scripts/examples';
 import { N8N_VERSION } from '../../scripts/n8n-env';
 import {
 	freePort,
@@ -241,22 +236,11 @@ const SANDBOX_POLL = { pollMs: 1000 };
 				assert.equal(answer.json.code, code);
 				assert.match(String(answer.json.message), /Send the same order again later/);
 			};
-			const credential = (baseUrl: string) => [
-				{
-					...SANDBOX_CREDENTIAL,
-					type: 'erpApi',
-					data: { environment: 'sandbox', baseUrl, apiKey: SANDBOX_DEMO_KEY, webhookSecret: '' },
-				},
-			];
-
 			// Unreachable: the credential's Base URL on a port nothing listens on.
-			await importCredentials(
-				e2e.config,
-				credential(`http://127.0.0.1:${await freePort()}/v1`),
-				log,
-			);
+			const deadUrl = `http://127.0.0.1:${await freePort()}/v1`;
+			await importCredentials(e2e.config, [demoCredential(deadUrl)], log);
 			await tryLater('E2E-DOWN', 'econnrefused');
-			await importCredentials(e2e.config, credential(e2e.sandbox.baseUrl), log);
+			await importCredentials(e2e.config, [demoCredential(e2e.sandbox.baseUrl)], log);
 
 			// Rate-limited: one request an hour, so the ERP asks for a wait far past the 60 s cap.
 			const config = async (body: unknown) =>
