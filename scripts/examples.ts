@@ -35,6 +35,7 @@ export const EXAMPLE_IDS = {
 	lowStockToChat: 'ErpLowStockChat1',
 	lowStockByPolling: 'ErpLowStockPoll1',
 	aiAgent: 'ErpAiAgentTool01',
+	mcpServer: 'ErpMcpServer0001',
 };
 
 export type Workflow = {
@@ -60,6 +61,13 @@ export function loadExamples(): Array<{ file: string; workflow: Workflow }> {
 			file,
 			workflow: JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8')) as Workflow,
 		}));
+}
+
+/** The example with this workflow id (one of EXAMPLE_IDS). */
+export function loadExample(id: string): Workflow {
+	const found = loadExamples().find(({ workflow }) => workflow.id === id);
+	if (!found) throw new Error(`No example workflow has the id ${id} (examples/*.json)`);
+	return found.workflow;
 }
 
 /** The example with its chat URL placeholder replaced. */

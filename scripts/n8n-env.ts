@@ -19,7 +19,12 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-/** The n8n that `npm start` and `npm test` use. */
+/**
+ * The n8n that `npm start` and `npm test` use. Not 2.41.3, the newest n8n on the registry: on
+ * 2026-11-25 the registry lacked versions it pins exactly (among them @n8n/agents 0.26.2,
+ * n8n-core 2.41.2, @n8n/n8n-nodes-langchain 2.41.2, n8n-editor-ui 2.41.1, @n8n/config 2.39.1,
+ * @n8n/api-types 1.41.1, @n8n/task-runner 2.41.2), so its install stops at ETARGET. Check again with `npx tsx scripts/n8n-env.ts 2.41.3`.
+ */
 export const N8N_VERSION = '2.41.1';
 /** The versions `npm run test:compat` checks besides N8N_VERSION: the floor and a mid 2.x. */
 export const COMPAT_VERSIONS = ['1.123.81', '2.33.7'] as const;

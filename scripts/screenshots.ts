@@ -173,10 +173,16 @@ async function main() {
 		const settle = async () => await page.waitForTimeout(1500);
 
 		log('Taking the pictures');
-		await page.goto(`${n8n.url}/workflow/${EXAMPLE_IDS.orderToInvoice}`);
-		await page.locator('.vue-flow__node').first().waitFor();
-		await settle();
-		await shoot(page, 'order-to-invoice.png');
+		const canvases: Array<[string, string]> = [
+			[EXAMPLE_IDS.orderToInvoice, 'order-to-invoice.png'],
+			[EXAMPLE_IDS.mcpServer, 'erp-mcp-server.png'],
+		];
+		for (const [id, file] of canvases) {
+			await page.goto(`${n8n.url}/workflow/${id}`);
+			await page.locator('.vue-flow__node').first().waitFor();
+			await settle();
+			await shoot(page, file);
+		}
 
 		const panels: Array<[Workflow, string, string]> = [
 			[order, 'Issue invoice', 'invoice-issue.png'],

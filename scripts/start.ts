@@ -101,9 +101,10 @@ async function main() {
 		const rest = new N8nRest(n8n.url);
 		const signIn = await rest.signInAsOwner();
 		if (!fs.existsSync(marker)) {
-			step('Publishing the order-to-invoice and low-stock examples');
+			step('Publishing the order-to-invoice, low-stock and MCP server examples');
 			await rest.activate(EXAMPLE_IDS.orderToInvoice);
 			await rest.activate(EXAMPLE_IDS.lowStockToChat);
+			await rest.activate(EXAMPLE_IDS.mcpServer);
 			fs.writeFileSync(marker, new Date().toISOString() + '\n');
 		} else {
 			// The sandbox starts empty each time, but n8n 2.x does not re-register trigger webhooks
@@ -132,9 +133,14 @@ async function main() {
 		log(
 			`  Credential  "${SANDBOX_CREDENTIAL.name}" (the sandbox's demo key, at ${sandbox.baseUrl})`,
 		);
-		log('  Workflows   "ERP example: order to invoice" and "… low stock to chat" (published),');
+		log(
+			'  Workflows   "ERP example: order to invoice", "… low stock to chat" and "… MCP server" (published),',
+		);
 		log(
 			'              "… AI agent with ERP tools" (set the Base URL and key of its OpenAI credential to try it)',
+		);
+		log(
+			`  MCP server  http://${HOST}:${N8N_PORT}/mcp/erp (Streamable HTTP): point an MCP client at it`,
 		);
 		log('');
 		const order = (body: string) =>

@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 
 import { sandboxStats } from '../../sandbox';
-import { EXAMPLE_IDS, loadExamples, type Workflow } from '../../scripts/examples';
+import { EXAMPLE_IDS, loadExample, type Workflow } from '../../scripts/examples';
 import { N8N_VERSION } from '../../scripts/n8n-env';
 import { importCredentials, keepFilesOnFailure, skipE2e } from '../../scripts/n8n-instance';
 import { expectCount, expectRuns, stableRunCount } from './count';
@@ -22,9 +22,7 @@ import { FINAL_ANSWER_PREFIX, startScriptedModel, type ScriptedModel } from './s
 const SKIP = skipE2e();
 const log = e2eLog('e2e ai agent');
 
-const example = loadExamples().find(
-	({ workflow }) => workflow.id === EXAMPLE_IDS.aiAgent,
-)!.workflow;
+const example = loadExample(EXAMPLE_IDS.aiAgent);
 const chatTrigger = example.nodes.find((n) => n.type === '@n8n/n8n-nodes-langchain.chatTrigger')!;
 const modelNode = example.nodes.find((n) => n.type === '@n8n/n8n-nodes-langchain.lmChatOpenAi')!;
 /**

@@ -151,6 +151,16 @@ export async function startE2e(options: {
 	return e2e;
 }
 
+/** startE2e with one workflow (an example, as `npm start` imports it), published once n8n runs. */
+export async function startPublished(
+	workflow: Workflow,
+	options: { folderPrefix: string; log: Log; files: ReturnType<typeof keepFilesOnFailure> },
+): Promise<E2e> {
+	const e2e = await startE2e({ ...options, workflows: () => [workflow] });
+	await e2e.rest.activate(workflow.id);
+	return e2e;
+}
+
 type NodeSpec = {
 	name: string;
 	type: string;

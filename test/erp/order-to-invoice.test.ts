@@ -3,14 +3,16 @@
 // Find or create the client by email -> issue the invoice from the order's line items (article
 // references, from JSON) -> settle it in full, with the example's node parameters and order
 // mapping (test/transport/order-burst.ts, shared with the burst test). Checked in the sandbox's state.
+// Then the error items the example's answers to the shop are chosen from.
 import assert from 'node:assert/strict';
 import { test } from '@jest/globals';
 
 import type { IDataObject } from 'n8n-workflow';
 
+import { EXAMPLE_IDS, loadExample } from '../../scripts/examples';
 import type { BurstOrder } from '../../scripts/order-burst';
 import { mapOrder, orderToInvoiceNodes } from '../transport/order-burst';
-import { useErpTestEnv } from './setup';
+import { ERP, useErpTestEnv } from './setup';
 
 const env = useErpTestEnv();
 
@@ -74,4 +76,101 @@ test('order to paid invoice in one workflow run', async () => {
 	});
 	assert.equal(again.output('Find or create client')[0]._action, 'found');
 	assert.equal(again.output('Find or create client')[0].id, client.id);
+});
+
+/**
+ * What the example's answers to the shop read (examples/order-to-invoice.json): its ERP nodes
+ * continue on error, and *Fix the order?* tells a bad order (our node's message, `Invalid value
+ * for "…"`, with no httpCode) from a temporary failure (e.g. httpCode 429) on the error item.
+ */
+test('the error items the example answers the shop from: a bad order, then the rate limit', async () => {
+	const example = loadExample(EXAMPLE_IDS.orderToInvoice);
+	const erpNodes = example.nodes.filter((n) => n.type === ERP);
+	assert.deepEqual(
+		erpNodes.map((n) => [n.name, n.onError]),
+		orderToInvoiceNodes().map((n) => [n.name, 'continueRegularOutput']),
+	);
+	const check = example.nodes.find((n) => n.name === 'Fix the order?')!;
+	assert.match(JSON.stringify(check.parameters), /Invalid value for/);
+
+	const nodes = orderToInvoiceNodes().map((n) => ({
+		...n,
+		onError: 'continueRegularOutput' as const,
+	}));
+	const failed = async (order: BurstOrder, node: string) => {
+		const result = await env.runNodes(nodes, { input: [mapOrder(order)] });
+		assert.equal(result.success, true, result.error?.message);
+		const [item] = result.output(node);
+		return item;
+	};
+	const order: BurstOrder = {
+		order_number: 'WEB-2026-0099',
+		financial_status: 'paid',
+		customer: { email: 'bad.order@shop.example', name: 'Bad Order' },
+		line_items: [{ sku: 'REF-000001', quantity: 1 }],
+	};
+	const invoicesBefore = (await env.list('/factures?limit=100')).length;
+	const cases: Array<[BurstOrder, string, RegExp]> = [
+		[
+			{ ...order, customer: { email: 'not-an-email', name: 'X' } },
+			'Find or create client',
+			/^Invalid value for "Email": .*"not-an-email" \[item 0\]$/,
+		],
+		[
+			{ ...order, line_items: [{ sku: 'NO-SUCH-SKU', quantity: 1 }] },
+			'Issue invoice',
+			/^Invalid value for "Lines \(JSON\)\[0\]\.reference": .*"NO-SUCH-SKU" \[item 0\]$/,
+		],
+		[
+			{ ...order, line_items: [{ sku: 'REF-000001', quantity: 1.5 }] },
+			'Issue invoice',
+			/^Invalid value for "Lines \(JSON\)\[0\]\.quantite": .*1\.5 \[item 0\]$/,
+		],
+	];
+	for (const [bad, node, message] of cases) {
+		const item = await failed(bad, node);
+		assert.match(String(item.error), message);
+		assert.equal(item.httpCode, null);
+		assert.equal(item.code, null);
+	}
+	assert.equal((await env.list('/factures?limit=100')).length, invoicesBefore, 'nothing invoiced');
+
+	// The ERP allows one request an hour: it asks for a wait far past the 60 s Max Rate-Limit Wait.
+	await fetch(`${env.sandbox.url}/_sandbox/config`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ rateLimit: { limit: 1, windowSeconds: 3600 } }),
+	});
+	await env.api('GET', '/articles?limit=1'); // the hour's one request
+	const busy = await failed(order, 'Find or create client');
+	assert.equal(busy.httpCode, 429);
+	assert.equal(busy.code, 'rate_limited');
+	assert.match(String(busy.error), /Max Rate-Limit Wait/);
+});
+
+/**
+ * Why the example continues on the regular output: under "Continue (using error output)", n8n-core
+ * sends an item to the error output only when its json holds nothing but error/message/details
+ * (WorkflowExecute.handleNodeErrorOutput); the ERP node's error items also hold code and httpCode,
+ * so they come out of the success output. examples/README.md says so; this test keeps it true.
+ */
+test('under "Continue (using error output)" the ERP node\'s error item comes out of the success output', async () => {
+	const result = await env.runNodes([
+		{
+			name: 'ERP',
+			onError: 'continueErrorOutput',
+			parameters: {
+				resource: 'client',
+				operation: 'findOrCreate',
+				email: 'not-an-email',
+				nom: 'X',
+				additionalFields: {},
+			},
+		},
+	]);
+	assert.equal(result.success, true, result.error?.message);
+	const [success] = result.output('ERP', 0);
+	assert.match(String(success.error), /^Invalid value for "Email"/);
+	assert.deepEqual(Object.keys(success).sort(), ['code', 'error', 'httpCode']);
+	assert.deepEqual(result.output('ERP', 1), []);
 });
