@@ -359,6 +359,27 @@ describe('many concurrent executions sharing one key (fake time)', () => {
 		}
 	});
 
+	test('control: workers that take each window as it comes (no share, no release over time) starve the late one', () => {
+		const late = (alone: boolean) =>
+			simulate({
+				...burst(30, 10, 20, 40, 6),
+				processes: 2,
+				concurrency: 10,
+				jitterMs: 40,
+				staggerMs: 300,
+				alone,
+			});
+		const paced = late(false);
+		const control = late(true);
+		process.stdout.write(
+			`# a worker 300 ms late: longest wait ${paced.maxRequestWaitMs} ms, per worker ${JSON.stringify(paced.donePerProcess)}; control: ${control.maxRequestWaitMs} ms, ${control.failed} failed, per worker ${JSON.stringify(control.donePerProcess)}\n`,
+		);
+		assert.ok(
+			control.failed > 0 || control.maxRequestWaitMs >= DEFAULT_MAX_WAIT_SECONDS * 500,
+			`control: longest wait ${control.maxRequestWaitMs} ms, ${control.failed} failed`,
+		);
+	});
+
 	test('two processes on one key: few 429s, measured against the same burst without the budget', () => {
 		const shared = simulate({ ...burst(30, 10, 20, 40, 6), processes: 2 });
 		assert.equal(shared.done, 40);

@@ -54,6 +54,11 @@ export interface SimulationOptions {
 	staggerMs?: number;
 	/** Max Rate-Limit Wait of every request (default: the node's default). */
 	maxWaitSeconds?: number;
+	/**
+	 * A control: each process takes itself to be alone whatever it sees (no share, no release over
+	 * time), as a lone process does once it has seen no other consumer for a few windows.
+	 */
+	alone?: boolean;
 }
 
 export function simulate(options: SimulationOptions) {
@@ -169,6 +174,7 @@ export function simulate(options: SimulationOptions) {
 						{ ...answer, apiCode, sentAtMs: sentAt, probe, paced: !pastCap },
 						now,
 					);
+					if (options.alone) budget.sharedUntilMs = 0;
 					if (answer.status === 429) {
 						const outcome = { kind: 'status', status: 429, info: answer.info } as const;
 						if (options.naive) {

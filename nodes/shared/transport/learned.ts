@@ -165,8 +165,9 @@ function openDecision(
 		return position < cap - inFlight ? { action: 'send', probe: false } : awaitAnswer;
 	}
 	if (position < l.capacity - l.accepted - inFlight) {
-		// A bare server shows no sign of other consumers: its windows are always released over time.
-		const lengthMs = l.bounds === undefined ? undefined : windowLengthMs(l, true);
+		// A bare server shows no sign of other consumers: its windows are always released over time,
+		// within what is known of their length (the lower bound), so that none spills into the next.
+		const lengthMs = l.bounds?.minMs;
 		if (lengthMs === undefined) return { action: 'send', probe: false };
 		const nth = l.accepted + inFlight + position + 1;
 		const atMs = releaseAtMs(l.openedAtMs, lengthMs, l.capacity, nth);
