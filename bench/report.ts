@@ -1,5 +1,6 @@
 // The markdown table of a bench run: every figure with its target beside it.
 import type { P1Result } from './figures/p1';
+import { idealMs } from './figures/p3';
 import type { P3Result } from './figures/p3';
 import type { P4Result } from './figures/p4';
 import type { P5Result } from './figures/p5';
@@ -83,6 +84,20 @@ function p3Rows(p3: P3Result): Row[] {
 			met(p3.share429.median < 0.01),
 		],
 		['P3 · failed runs', `${p3.failures} of ${p3.runs.length}`, '0', met(p3.failures === 0)],
+		...p3LoneRows(p3),
+	];
+}
+
+/** Issue 30: one Return All alone at the ceiling, the time it took against the ideal. */
+function p3LoneRows(p3: P3Result): Row[] {
+	const { lone } = p3;
+	if (lone === undefined) return [];
+	const head = `P3 one Return All, 200 pages, ${lone.limit} per ${p3.windowSeconds} s, alone on its key (${lone.runs.length} run(s))`;
+	const times = lone.runs.map((r) => `${(r.durationMs / 1000).toFixed(1)} s`).join(', ');
+	return [
+		[`${head} · ideal time (${(idealMs(lone.runs[0]?.accepted ?? 0, lone.limit, p3.windowSeconds) / 1000).toFixed(0)} s) / time taken (${times})`, formatSummary(lone.timeUse, percent(1)), '≥ 95 %', met(lone.timeUse.median >= 0.95)],
+		[`${head} · requests answered 429`, formatSummary(lone.share429, percent(2)), '< 1 %', met(lone.share429.median < 0.01)],
+		[`${head} · failed runs`, `${lone.failures} of ${lone.runs.length}`, '0', met(lone.failures === 0)],
 	];
 }
 
