@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports */
 // P6 in fake time: the same burst (30 orders of 6 requests, one key, P6_LIMIT per
 // P6_WINDOW_SECONDS) against a bare 429, through the pacing arithmetic with the discrete-event
 // simulation of test/transport/simulate.ts: one process, one at the credential's rate, and two
