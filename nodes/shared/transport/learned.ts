@@ -134,7 +134,8 @@ export function learnedDecision(
 ): LearnedDecision {
 	rollOver(l, nowMs, marginMs);
 	const awaitAnswer = { action: 'wait', ms: pollMs, reason: 'answer' } as const;
-	const decision = openDecision(l, position, inFlight, probing, nowMs, marginMs, awaitAnswer);
+	const place = { position, inFlight, probing };
+	const decision = openDecision(l, place, nowMs, marginMs, awaitAnswer);
 	// At the credential's rate: the request at `position` goes `position + 1` spacings after the last.
 	const spacingMs = rateSpacingMs(l);
 	if (decision.action === 'wait' || spacingMs === undefined || l.lastSentMs === undefined) {
@@ -147,13 +148,12 @@ export function learnedDecision(
 /** learnedDecision before the credential's rate spaces it. */
 function openDecision(
 	l: Learned,
-	position: number,
-	inFlight: number,
-	probing: boolean,
+	place: { position: number; inFlight: number; probing: boolean },
 	nowMs: number,
 	marginMs: number,
 	awaitAnswer: LearnedDecision,
 ): LearnedDecision {
+	const { position, inFlight, probing } = place;
 	if (l.openedAtMs === undefined) {
 		return !probing && position === 0 ? { action: 'send', probe: true } : awaitAnswer;
 	}
