@@ -67,23 +67,20 @@ export function errorCode(a: Answer): string | undefined {
 /** GET /_sandbox/stats. */
 export async function sandboxStats(url: string): Promise<SandboxStats> {
 	const answer = await control(url, 'stats');
-	if (answer.status !== 200)
-		throw new Error(`GET /_sandbox/stats answered ${answer.status}: ${answer.text}`);
+	if (answer.status !== 200) throw new Error(`GET /_sandbox/stats answered ${answer.status}: ${answer.text}`);
 	return answer.json as SandboxStats;
 }
 
 /** A new sandbox key with these scopes (its own rate-limit bucket). */
 export async function newSandboxKey(url: string, scopes: string[], name?: string): Promise<string> {
 	const answer = await control(url, 'keys', name === undefined ? { scopes } : { scopes, name });
-	if (answer.status >= 300)
-		throw new Error(`POST /_sandbox/keys answered ${answer.status}: ${answer.text}`);
+	if (answer.status >= 300) throw new Error(`POST /_sandbox/keys answered ${answer.status}: ${answer.text}`);
 	return String(answer.json.key);
 }
 
 /** GET /_sandbox/requests: the latest answered /v1 and /oauth requests (query and status), oldest first. */
 export async function sandboxRequests(url: string): Promise<LoggedRequest[]> {
 	const answer = await control(url, 'requests');
-	if (answer.status !== 200)
-		throw new Error(`GET /_sandbox/requests answered ${answer.status}: ${answer.text}`);
+	if (answer.status !== 200) throw new Error(`GET /_sandbox/requests answered ${answer.status}: ${answer.text}`);
 	return answer.json.data as LoggedRequest[];
 }
