@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports */
 /**
  * A bare 429 through real workflows (issue 30): the sandbox answers 429 with no header at all.
  * The transport waits it out as a rate limit (never a retry count), and past Max Rate-Limit Wait
@@ -10,7 +10,7 @@ import { describe, test } from '@jest/globals';
 import type { IDataObject } from 'n8n-workflow';
 
 import { useSandbox } from '../harness/sandbox';
-import { api, apiKeyCredentials, control, newKey, runCall, stats } from './helpers';
+import { apiKeyCredentials, callPastWindow, control, newKey, runCall, stats } from './helpers';
 
 const sb = useSandbox({ reset: 'afterEach' });
 
@@ -34,16 +34,7 @@ describe('a bare 429', () => {
 	}, 60_000);
 
 	test('past Max Rate-Limit Wait it fails on time, saying the API named no wait, not on a retry count', async () => {
-		const key = await newKey(sb.url, ['articles:read']);
-		await control(sb.url, 'config', {
-			rateLimit: { limit: 1, windowSeconds: 30 },
-			rateLimitHeaders: 'bare',
-		});
-		await api(sb.baseUrl, key, 'GET', '/articles?limit=1');
-		const result = await runCall(apiKeyCredentials(sb.baseUrl, key), {
-			path: '/articles',
-			requestOptions: { maxWaitSeconds: 5 },
-		});
+		const { result } = await callPastWindow(sb, { rateLimitHeaders: 'bare' });
 		assert.equal(result.success, false);
 		assert.match(
 			result.error?.message ?? '',
