@@ -12,6 +12,7 @@ import { credentialProblem, requestTargetProblem } from '../nodes/shared/guards'
 import { withTlsMinimum } from '../nodes/shared/tls';
 import {
 	apiConventionProperties,
+	rateLimitProperty,
 	environmentProperty,
 	baseUrlProperty,
 	webhookSecretProperty,
@@ -41,6 +42,7 @@ export class ErpApi implements ICredentialType {
 				'Created in the ERP under Settings > API > Keys and shown only once. Production keys start with sk_live_, sandbox keys with sk_test_; the key must match the Environment.',
 		},
 		webhookSecretProperty,
+		rateLimitProperty,
 		...apiConventionProperties,
 	];
 

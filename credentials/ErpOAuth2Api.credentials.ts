@@ -2,6 +2,7 @@ import type { ICredentialType, Icon, INodeProperties } from 'n8n-workflow';
 
 import {
 	apiConventionProperties,
+	rateLimitProperty,
 	baseUrlProperty,
 	environmentProperty,
 	webhookSecretProperty,
@@ -159,6 +160,7 @@ export class ErpOAuth2Api implements ICredentialType {
 			default: 'header',
 		},
 		webhookSecretProperty,
+		rateLimitProperty,
 		...apiConventionProperties,
 	];
 }

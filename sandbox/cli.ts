@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals */
 // `npm run sandbox [-- --port 4010 --host 127.0.0.1 --articles 250 --seed 1 --max-page-size 100
-//   --rate-limit-headers ietf-fields|draft7|structured|x-ratelimit|none]`
+//   --rate-limit-headers ietf-fields|draft7|structured|x-ratelimit|none|bare]`
 // and the variants of conventions.ts, one flag per option: `--cursor-param starting_after
 // --page-size-param per_page --signature hmac-hex --event-type-path event ...`
 import type { SandboxConventions } from './conventions';

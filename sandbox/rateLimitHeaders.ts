@@ -1,12 +1,14 @@
 // The rate-limit header dialect the sandbox speaks (option `rateLimitHeaders`), so that tests and
 // benchmarks can run against each limiter a real ERP may sit behind. Retry-After on a 429 is sent
-// in every dialect (ratelimit.ts); `none` sends nothing else.
+// in every dialect (ratelimit.ts) but `bare`; `none` sends nothing else; `bare` sends nothing at
+// all, a bare 429 (the specification's literal "Exceeding it gives 429", nginx limit_req).
 export const RATE_LIMIT_HEADER_DIALECTS = [
 	'ietf-fields',
 	'draft7',
 	'structured',
 	'x-ratelimit',
 	'none',
+	'bare',
 ] as const;
 export type RateLimitHeaderDialect = (typeof RATE_LIMIT_HEADER_DIALECTS)[number];
 
@@ -51,6 +53,7 @@ export function rateLimitHeaders(
 				'X-RateLimit-Reset': String(Math.ceil(w.nowMs / 1000) + w.resetSeconds),
 			};
 		case 'none':
+		case 'bare':
 			return {};
 	}
 }

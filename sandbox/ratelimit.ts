@@ -130,9 +130,7 @@ export class RateLimiter {
 					'rate_limited',
 					`Rate limit of ${rateLimit.limit} requests per ${rateLimit.windowSeconds} s exceeded`,
 					undefined,
-					{
-						'Retry-After': reset,
-					},
+					dialect === 'bare' ? {} : { 'Retry-After': reset },
 				),
 			};
 		}

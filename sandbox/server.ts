@@ -41,7 +41,7 @@ export interface SandboxOptions {
 	webhookRetry?: Partial<WebhookRetry>;
 	/** Largest `limit` a list accepts (default 100); above it: 400 "limit must be between 1 and N". */
 	maxPageSize?: number;
-	/** The rate-limit header dialect answers carry (default ietf-fields; `none`: Retry-After only). */
+	/** The rate-limit header dialect answers carry (default ietf-fields; `none`: Retry-After only; `bare`: nothing). */
 	rateLimitHeaders?: RateLimitHeaderDialect;
 	/** Names and shapes this server uses instead of the contract's (conventions.ts). */
 	conventions?: Partial<SandboxConventions>;

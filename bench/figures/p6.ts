@@ -4,9 +4,11 @@
 // per order, the share answered 429, ceiling use (of the windows the burst filled, the share of
 // the limit used) and the time to drain against the ideal (the windows the accepted requests
 // need, the last one started). Side by side: one process (n8n-core's engine through the
-// harness) once per rate-limit header dialect the sandbox speaks (and none: Retry-After only),
-// two processes (two harness processes, same key: what the headers alone give), and real n8n in
-// queue mode (main, webhook processor, 2 workers; skipped by --quick).
+// harness) once per rate-limit header dialect the sandbox speaks (none: Retry-After only; bare: a
+// bare 429) and against a bare 429 with the credential's Rate Limit (Requests per Minute) set to
+// the server's, two processes (two harness processes, same key: what the headers alone give), real
+// n8n in queue mode (main, webhook processor, 2 workers; skipped by --quick), and 2 workers against
+// a bare 429 in the fake-time simulation (test/transport/simulate.ts) as well.
 import { fork } from 'node:child_process';
 import path from 'node:path';
 
@@ -26,6 +28,8 @@ import type { RateLimitHeaderDialect } from '../../sandbox';
 import { runBurstInProcess } from '../../test/transport/order-burst';
 import { startBenchSandbox } from '../sandbox';
 import type { BenchSandbox } from '../sandbox';
+import { runP6Simulated } from './p6-simulated';
+import type { P6SimulatedRow } from './p6-simulated';
 import type { FigureContext } from './types';
 
 export const P6_LIMIT = 30;
@@ -35,6 +39,10 @@ export interface P6Scenario {
 	name: string;
 	/** The header dialect the sandbox spoke. */
 	dialect: RateLimitHeaderDialect;
+	/** The credential's Rate Limit (Requests per Minute), when set. */
+	ratePerMinute?: number;
+	/** Several processes (queue mode): the targets of those rows apply. */
+	queue?: boolean;
 	/** One process (n8n-core through the harness): the targets of the single-process rows apply. */
 	single: boolean;
 	orders: number;
@@ -50,6 +58,8 @@ export interface P6Result {
 	scenarios: P6Scenario[];
 	/** Why a scenario was left out. */
 	skipped: Record<string, string>;
+	/** The bare-429 rows in fake time (p6-simulated.ts). */
+	simulated: P6SimulatedRow[];
 }
 
 type Run = { failed: number; errors: string[]; drainMs: number };
@@ -60,9 +70,15 @@ async function scenario(
 	orders: number,
 	context: FigureContext,
 	run: (plan: BurstPlan, key: string) => Promise<Run>,
-	options: { key?: string; dialect?: RateLimitHeaderDialect; single?: boolean } = {},
+	options: {
+		key?: string;
+		dialect?: RateLimitHeaderDialect;
+		single?: boolean;
+		queue?: boolean;
+		ratePerMinute?: number;
+	} = {},
 ): Promise<P6Scenario> {
-	const { key, dialect = 'ietf-fields', single = false } = options;
+	const { key, dialect = 'ietf-fields', single = false, queue, ratePerMinute } = options;
 	context.progress(`P6 ${name}: ${orders} orders at ${P6_LIMIT} per ${P6_WINDOW_SECONDS} s...`);
 	const workflowKey = key ?? (await freshKey(sandbox, `p6 ${name}`));
 	const plan = await prepareBurst(sandbox, {
@@ -80,6 +96,8 @@ async function scenario(
 	return {
 		name,
 		dialect,
+		ratePerMinute,
+		queue,
 		single,
 		orders,
 		failed: result.failed,
@@ -123,6 +141,17 @@ async function twoProcesses(baseUrl: string, key: string, plan: BurstPlan): Prom
 	};
 }
 
+/** What the server says with its limit, in a scenario's name. */
+const serverName = (dialect: RateLimitHeaderDialect) =>
+	dialect === 'none'
+		? 'no headers (Retry-After only)'
+		: dialect === 'bare'
+			? 'a bare 429 (no header at all)'
+			: `${dialect} headers`;
+
+/** The credential's rate set to the server's: P6_LIMIT per P6_WINDOW_SECONDS, per minute. */
+export const P6_RATE_PER_MINUTE = (P6_LIMIT * 60) / P6_WINDOW_SECONDS;
+
 export async function runP6(context: FigureContext): Promise<P6Result> {
 	const orders = context.quick ? 12 : 30;
 	const sandbox = await startBenchSandbox({ port: 0 });
@@ -131,13 +160,14 @@ export async function runP6(context: FigureContext): Promise<P6Result> {
 		windowSeconds: P6_WINDOW_SECONDS,
 		scenarios: [],
 		skipped: {},
+		simulated: runP6Simulated(P6_LIMIT, P6_WINDOW_SECONDS),
 	};
 	try {
 		for (const dialect of RATE_LIMIT_HEADER_DIALECTS) {
 			result.scenarios.push(
 				await scenario(
 					sandbox,
-					`one process, ${dialect === 'none' ? 'no headers (Retry-After only)' : `${dialect} headers`}`,
+					`one process, ${serverName(dialect)}`,
 					orders,
 					context,
 					async (plan, key) => await runBurstInProcess(sandbox.baseUrl, key, plan),
@@ -145,6 +175,19 @@ export async function runP6(context: FigureContext): Promise<P6Result> {
 				),
 			);
 		}
+		result.scenarios.push(
+			await scenario(
+				sandbox,
+				`one process, ${serverName('bare')}, credential's rate ${P6_RATE_PER_MINUTE} per minute`,
+				orders,
+				context,
+				async (plan, key) =>
+					await runBurstInProcess(sandbox.baseUrl, key, plan, {
+						rateLimitPerMinute: P6_RATE_PER_MINUTE,
+					}),
+				{ dialect: 'bare', single: true, ratePerMinute: P6_RATE_PER_MINUTE },
+			),
+		);
 		result.scenarios.push(
 			await scenario(
 				sandbox,
@@ -172,12 +215,12 @@ export async function runP6(context: FigureContext): Promise<P6Result> {
 			try {
 				await queue.rest.activate(EXAMPLE_IDS.orderToInvoice);
 				const queueOrders = context.quick ? 12 : 40;
-				// A dialect that reports the budget, then a server with Retry-After only.
-				for (const dialect of ['ietf-fields', 'none'] as const) {
+				// A dialect that reports the budget, a server with Retry-After only, a bare 429.
+				for (const dialect of ['ietf-fields', 'none', 'bare'] as const) {
 					result.scenarios.push(
 						await scenario(
 							sandbox,
-							`queue mode, 2 workers, ${dialect === 'none' ? 'no headers (Retry-After only)' : `${dialect} headers`}`,
+							`queue mode, 2 workers, ${serverName(dialect)}`,
 							queueOrders,
 							context,
 							async (plan) => {
@@ -208,7 +251,7 @@ export async function runP6(context: FigureContext): Promise<P6Result> {
 									drainMs,
 								};
 							},
-							{ key: 'sk_test_demo_full', dialect },
+							{ key: 'sk_test_demo_full', dialect, queue: true },
 						),
 					);
 				}

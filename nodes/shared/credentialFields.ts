@@ -22,7 +22,7 @@ export const baseUrlProperty: INodeProperties = {
 	default: '',
 	placeholder: 'https://erp.example.com/v1',
 	description:
-		'The API address of the chosen environment, ending in /v1 (production and sandbox have different addresses). Must use https://, except for a local test server on localhost. TLS 1.3 is required from n8n 2.20 on; older n8n cannot enforce the TLS version, so there the server\'s own settings decide.',
+		"The API address of the chosen environment, ending in /v1 (production and sandbox have different addresses). Must use https://, except for a local test server on localhost. TLS 1.3 is required from n8n 2.20 on; older n8n cannot enforce the TLS version, so there the server's own settings decide.",
 };
 
 export const webhookSecretProperty: INodeProperties = {
@@ -34,6 +34,17 @@ export const webhookSecretProperty: INodeProperties = {
 	placeholder: 'whsec_...',
 	description:
 		'Only for the ERP Trigger in manual registration mode: the signing secret the ERP shows for the webhook you created in its settings',
+};
+
+/** The ERP contract's rate limit, when known: read by transport/credentials.ts (0: not set). */
+export const rateLimitProperty: INodeProperties = {
+	displayName: 'Rate Limit (Requests per Minute)',
+	name: 'rateLimitPerMinute',
+	type: 'number',
+	typeOptions: { minValue: 0 },
+	default: 0,
+	description:
+		"Optional: the rate your ERP contract allows for this key, if its answers do not report it. Requests are then spaced to it from the first one. Leave at 0 to start from the API's default (100 per minute) and learn the limit from the answers. Rate-limit headers, when the ERP sends them, always take precedence.",
 };
 
 /** Shows a field only when Custom API Conventions is on. */

@@ -1,7 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports */
 // The sandbox's rate-limit header dialects (option `rateLimitHeaders`): each answer reports the
 // window in the configured dialect, read back by the transport's one reader; `none` sends only
-// Retry-After, on the 429.
+// Retry-After, on the 429; `bare` sends nothing, not even that.
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 
@@ -18,7 +18,8 @@ const rateLimitNames = (headers: Record<string, unknown>) =>
 
 describe('rate-limit header dialects', () => {
 	for (const dialect of RATE_LIMIT_HEADER_DIALECTS) {
-		it(`${dialect}: the window as the transport reads it, then a 429 with Retry-After`, async () => {
+		const refusal = dialect === 'bare' ? 'a bare 429' : 'a 429 with Retry-After';
+		it(`${dialect}: the window as the transport reads it, then ${refusal}`, async () => {
 			const config = await control(sandbox.url, 'config', {
 				rateLimit: { limit: 2, windowSeconds: 30 },
 				rateLimitHeaders: dialect,
@@ -34,6 +35,13 @@ describe('rate-limit header dialects', () => {
 				[200, 200, 429],
 			);
 			const [first, , refused] = answers.map((a) => readRateLimitHeaders(a.headers, Date.now()));
+			if (dialect === 'bare') {
+				// A bare 429: no header at all, not even Retry-After.
+				assert.deepEqual(rateLimitNames(answers[0].headers), []);
+				assert.deepEqual(rateLimitNames(answers[2].headers), []);
+				assert.deepEqual(refused, { ...first, retryAfterSeconds: undefined });
+				return;
+			}
 			if (dialect === 'none') {
 				assert.deepEqual(rateLimitNames(answers[0].headers), []);
 				assert.deepEqual(rateLimitNames(answers[2].headers), ['retry-after']);

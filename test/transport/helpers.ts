@@ -105,3 +105,21 @@ export async function runCall(
 		extraNodeTypes: { [ERP_CALL_TYPE]: erpCallNode },
 	});
 }
+
+/**
+ * A call that meets a used-up window: a fresh key, a limit of 1 per 30 s (with `config`, e.g. a
+ * header dialect), its one request used, then one `test.erpCall` with a Max Rate-Limit Wait of 5 s.
+ */
+export async function callPastWindow(
+	sb: { url: string; baseUrl: string },
+	config: IDataObject = {},
+): Promise<{ key: string; result: RunWorkflowResult }> {
+	const key = await newKey(sb.url, ['articles:read']);
+	await control(sb.url, 'config', { rateLimit: { limit: 1, windowSeconds: 30 }, ...config });
+	await api(sb.baseUrl, key, 'GET', '/articles?limit=1');
+	const result = await runCall(apiKeyCredentials(sb.baseUrl, key), {
+		path: '/articles',
+		requestOptions: { maxWaitSeconds: 5 },
+	});
+	return { key, result };
+}

@@ -110,11 +110,61 @@ describe('a server with no budget headers', () => {
 		assert.ok(l.windowMs! >= open + 1005 - NOW, String(l.windowMs));
 	});
 
-	test('control: a 429 without Retry-After closes nothing (the retry policy backs off)', () => {
+	test('a bare 429 closes the gate for the window the stated rate gives the capacity (100 per minute)', () => {
 		const l = newLearned();
-		fill(l, NOW, 3);
-		learnedAnswer(l, { status: 429, rateLimited: true, sentAtMs: NOW }, NOW + 1);
-		assert.equal(gateWaitMs(l, NOW + 1, MARGIN), undefined);
-		assert.equal(l.capacity, undefined);
+		fill(l, NOW, 30);
+		learnedAnswer(l, { status: 429, rateLimited: true, sentAtMs: NOW + 50 }, NOW + 60);
+		assert.equal(l.capacity, 30);
+		// 30 accepted at 100 per minute: 18 s from the opening; the window is longer than 50 ms.
+		assert.equal(gateWaitMs(l, NOW + 60, 0), 18_000 - 60);
+		assert.deepEqual(l.bounds, { minMs: 50 });
+		// With the credential's rate (180 per minute) the same capacity gives 10 s.
+		const rated = newLearned();
+		rated.ratePerMinute = 180;
+		fill(rated, NOW, 30);
+		learnedAnswer(rated, { status: 429, rateLimited: true, sentAtMs: NOW + 50 }, NOW + 60);
+		assert.equal(gateWaitMs(rated, NOW, 0), 10_000);
+	});
+
+	test('a bare server: the window length is searched between what was refused and what was accepted', () => {
+		const l = newLearned();
+		fill(l, NOW, 30);
+		learnedAnswer(l, { status: 429, rateLimited: true, sentAtMs: NOW + 50 }, NOW + 60);
+		// The probe at the reopening is accepted: the window is at most 18 s; the next full one
+		// ends at the middle of the bounds.
+		const open = NOW + 18_000 + MARGIN;
+		assert.deepEqual(decide(l, 0, 0, open), { action: 'send', probe: true });
+		fill(l, open, 30);
+		assert.deepEqual(l.bounds, { minMs: 50, maxMs: 18_000 + MARGIN });
+		const middle = Math.ceil((50 + 18_000 + MARGIN) / 2);
+		assert.deepEqual(decide(l, 0, 0, open + 10), {
+			action: 'wait',
+			ms: middle + MARGIN - 10,
+			reason: 'reset',
+		});
+		// A probe there refused (the window is 10 s... no: longer than the middle): the previous
+		// window is still running; the gate closes until the middle of the new bounds.
+		const probe = open + middle + MARGIN;
+		assert.deepEqual(decide(l, 0, 0, probe), { action: 'send', probe: true });
+		learnedSent(l, probe, true);
+		learnedAnswer(l, { status: 429, rateLimited: true, sentAtMs: probe }, probe + 5);
+		assert.equal(l.capacity, 30, 'a refused probe changes the length, not the capacity');
+		assert.equal(l.bounds!.minMs, middle + MARGIN);
+		assert.ok(gateWaitMs(l, probe + 5, 0)! > 0);
+		assert.ok(open + 18_000 + MARGIN >= l.closedUntilMs!, 'never past the upper bound');
+	});
+
+	test('the credential rate spaces requests evenly from the first one, with no slow start', () => {
+		const l = newLearned();
+		l.ratePerMinute = 120;
+		fill(l, NOW, 1);
+		learnedSent(l, NOW, false);
+		// 500 ms apart (plus the margin for jitter): the head waits, and the next a spacing more.
+		const first = decide(l, 0, 0, NOW + 100);
+		assert.equal(first.action, 'wait');
+		assert.ok(first.action === 'wait' && first.reason === 'release' && first.ms === 405);
+		const second = decide(l, 1, 0, NOW + 100);
+		assert.ok(second.action === 'wait' && second.ms === 910, JSON.stringify(second));
+		assert.deepEqual(decide(l, 0, 5, NOW + 505), { action: 'send', probe: false });
 	});
 });

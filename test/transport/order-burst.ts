@@ -85,10 +85,17 @@ export async function runBurstInProcess(
 	baseUrl: string,
 	key: string,
 	plan: BurstPlan,
-	options: { maxWaitSeconds?: number } = {},
+	/** `rateLimitPerMinute`: the credential's Rate Limit (Requests per Minute). */
+	options: { maxWaitSeconds?: number; rateLimitPerMinute?: number } = {},
 ): Promise<{ failed: number; errors: string[]; drainMs: number }> {
+	const rate = options.rateLimitPerMinute;
 	const credentials = new TestCredentials({
-		erpApi: { apiKey: key, environment: 'sandbox', baseUrl },
+		erpApi: {
+			apiKey: key,
+			environment: 'sandbox',
+			baseUrl,
+			...(rate === undefined ? {} : { rateLimitPerMinute: rate }),
+		},
 	});
 	const started = Date.now();
 	const results = await Promise.all(

@@ -49,8 +49,21 @@ describe('a 429', () => {
 		assert.equal(askedWaitSeconds(tooMany({ retryAfterSeconds: 3, resetSeconds: 9 })), 3);
 		assert.equal(askedWaitSeconds(tooMany({ resetSeconds: 9 })), 9 + RESET_MARGIN_SECONDS);
 		assert.equal(askedWaitSeconds(tooMany({})), undefined);
-		// Saying nothing: the retry policy backs off and counts it.
-		assert.equal(onRateLimited(tooMany({}), NOW, 60, NOW), undefined);
+	});
+
+	test('that names no wait (a bare 429) is a turn too, never a retry count; the wait checked is the one the pack chose', () => {
+		for (let n = 0; n < MAX_RETRIES * 10; n++) {
+			assert.deepEqual(onRateLimited(tooMany({}), NOW, 60, NOW + n * 1000, 1), { action: 'turn' });
+		}
+		// The gate closed for 20 s more after 50 s of waiting: past the 60 s, and the error says
+		// the wait was the pack's estimate.
+		assert.deepEqual(onRateLimited(tooMany({}), NOW, 60, NOW + 50_000, 20), {
+			action: 'fail',
+			reason: 'waitCap',
+			waitSeconds: 20,
+			waitedSeconds: 50,
+			estimated: true,
+		});
 	});
 
 	test('the daily quota fails at once; other answers are not for this step', () => {

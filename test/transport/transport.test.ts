@@ -13,7 +13,7 @@ import { DEMO_KEYS } from '../../sandbox';
 import { TestCredentials } from '../harness';
 import { startRecordingServer } from '../harness/fixtures';
 import { useSandbox } from '../harness/sandbox';
-import { api, apiKeyCredentials, control, newKey, runCall, stats } from './helpers';
+import { api, apiKeyCredentials, callPastWindow, control, newKey, runCall, stats } from './helpers';
 
 const sb = useSandbox({ reset: 'afterEach' });
 
@@ -258,13 +258,7 @@ describe('rate limits', () => {
 	});
 
 	test('a wait beyond Max Rate-Limit Wait fails at once with a clear error', async () => {
-		const key = await newKey(sb.url, ['articles:read']);
-		await control(sb.url, 'config', { rateLimit: { limit: 1, windowSeconds: 30 } });
-		await api(sb.baseUrl, key, 'GET', '/articles?limit=1');
-		const result = await runCall(apiKeyCredentials(sb.baseUrl, key), {
-			path: '/articles',
-			requestOptions: { maxWaitSeconds: 5 },
-		});
+		const { key, result } = await callPastWindow(sb);
 		assert.equal(result.success, false);
 		assert.match(
 			result.error?.message ?? '',

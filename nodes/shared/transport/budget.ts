@@ -6,24 +6,12 @@
 // At the reset only the head of the queue is sent (the probe); its answer tells the new window's
 // budget, and then as many waiting requests as it allows go. Nothing is sent blindly at the reset.
 //
-// Several processes cannot share memory, so they coordinate only through the headers: usage we
-// did not make (the server counts more used than we sent in the window) or a 429 our count did
-// not foresee proves other consumers. Then the budget is "shared" for a few windows: a process
-// keeps in flight at most its share of what is left (floor(remaining / consumers)) and takes more
-// as its answers bring fresh counts, so that processes each taking their share of the same count
-// cannot overrun it. A 429 while shared assumes one more consumer. In a budget's first window,
-// before anything is known, the share is rounded up instead: a lone process still fills it.
+// Several processes on one key, and the release of a window over time: sharing.ts.
 //
-// A process alone does not know of a process that comes late in a window (a worker slower to start,
-// or one whose estimate of the reset, from a 429's rounded Retry-After, is later than ours): its
-// refused requests leave no trace in our headers. So no process takes a whole window at once: half
-// of the window's limit goes at once, the rest is released evenly over the first half of the window
-// (at most its first 10 s). A late process still finds room, its answers tell it the window as
-// precisely as ours, and a backlog still uses every window in full.
-//
-// A server that reports no budget at all, only Retry-After on a 429, is paced by what it accepts
-// and refuses: a 429 closes the key's gate for everyone until then, and the window's capacity and
-// length are learned (learned.ts).
+// A server that reports no budget at all (only Retry-After on a 429, or a bare 429) is paced by
+// what it accepts and refuses: a 429 closes the key's gate for everyone, until its Retry-After or
+// the end the pack chooses, and the window's capacity and length are learned (learned.ts); the
+// credential's rate, when set, spaces requests from the first one.
 //
 // Functions below change the Budget they are given and take the time as a parameter: the
 // transport wires them to Date.now() and `sleep`; unit tests drive them with fake time.
@@ -31,24 +19,12 @@ import { gateWaitMs, learnedAnswer, learnedDecision, learnedSent, newLearned } f
 import type { Learned } from './learned';
 import type { RateLimitInfo } from './rateLimit';
 import { RESET_MARGIN_SECONDS } from './rateLimit';
+import { RESET_ROUNDING_MS, SHARED_CONSUMERS, markShared, releaseWaitMs, shareOf } from './sharing';
 
 /** A waiting request looks at the budget again this often while another request's answer is awaited. */
 export const ANSWER_POLL_MS = 20;
-/** Consumers assumed once others are seen, and the most ever assumed. */
-export const SHARED_CONSUMERS = 2;
-export const MAX_CONSUMERS = 8;
-/** How many windows a budget stays shared after the last sign of another consumer. */
-export const SHARED_WINDOWS = 3;
-/** `RateLimit-Reset` is rounded up to whole seconds: a window can end up to this much before its bound. */
-const RESET_ROUNDING_MS = 1000;
 /** An answer whose reset lands this far past the known window's end belongs to a new window. */
 const NEW_WINDOW_SLACK_MS = 1500;
-/** The part of a window's limit one process may take at once; the rest is released over time. */
-export const BURST_SHARE = 0.5;
-/** The part of the window (from its start) over which the rest of the limit is released... */
-export const RELEASE_SHARE_OF_WINDOW = 0.5;
-/** ...and at most this long: a late process is late by a second or two, not by half an hour. */
-export const MAX_RELEASE_MS = 10_000;
 /** A budget with nothing waiting or in flight is forgotten after this long. */
 export const BUDGET_IDLE_MS = 15 * 60_000;
 /** At most this many budgets are kept; the least recently used idle ones go first. */
@@ -103,23 +79,6 @@ export function newBudget(nowMs: number): Budget {
 	};
 }
 
-/** Other consumers were seen lately (not merely assumed, as in the first window). */
-export function isShared(budget: Budget, nowMs: number): boolean {
-	return budget.sharedUntilMs !== undefined && nowMs < budget.sharedUntilMs;
-}
-
-/**
- * The slots of `remaining` this process may have in flight. Shared (others seen): our share,
- * rounded down, so that processes each taking theirs from the same count cannot overrun it.
- * First window (nothing known yet about others): our share rounded up, so that a lone process
- * still uses the whole window. Otherwise all of it.
- */
-export function shareOf(budget: Budget, remaining: number, nowMs: number): number {
-	if (isShared(budget, nowMs)) return Math.floor(remaining / budget.consumers);
-	if (budget.sharedUntilMs === undefined) return Math.ceil(remaining / budget.consumers);
-	return remaining;
-}
-
 export type PaceDecision =
 	| { action: 'send'; probe: boolean }
 	/**
@@ -127,26 +86,6 @@ export type PaceDecision =
 	 * `release`: the window's slots are released over time (see releaseWaitMs).
 	 */
 	| { action: 'wait'; ms: number; reason: 'reset' | 'answer' | 'release' };
-
-/**
- * How long the request `position` places behind the head waits for its slot to be released
- * (BURST_SHARE at once, the rest evenly over RELEASE_SHARE_OF_WINDOW of the window, at most
- * MAX_RELEASE_MS); 0: released.
- */
-export function releaseWaitMs(budget: Budget, position: number, nowMs: number): number {
-	const { limit, windowEndsAtMs, windowMs } = budget;
-	if (limit === undefined || windowEndsAtMs === undefined || windowMs <= 0) return 0;
-	const startMs = windowEndsAtMs - windowMs;
-	let sent = 0;
-	for (const at of budget.sentAtMs) if (at >= startMs) sent++;
-	// This request is the nth of the window; the first `burst` go at once (at least one).
-	const nth = sent + position + 1;
-	const burst = Math.max(1, Math.ceil(limit * BURST_SHARE));
-	if (nth <= burst) return 0;
-	const releaseMs = Math.min(windowMs * RELEASE_SHARE_OF_WINDOW, MAX_RELEASE_MS);
-	const atMs = startMs + Math.min(1, (nth - burst) / Math.max(1, limit - burst)) * releaseMs;
-	return Math.max(0, Math.ceil(atMs - nowMs));
-}
 
 /**
  * What the request `position` places behind the head of the queue (0: the head) does now.
@@ -196,16 +135,6 @@ export function reserve(budget: Budget, nowMs: number, probe: boolean): void {
 	budget.sentAtMs.push(nowMs);
 	if (budget.sentAtMs.length > MAX_SENT_LOG) budget.sentAtMs.shift();
 	budget.lastUsedMs = nowMs;
-}
-
-function markShared(budget: Budget, nowMs: number, refused: boolean): void {
-	if (!isShared(budget, nowMs)) budget.consumers = SHARED_CONSUMERS;
-	else if (refused) {
-		budget.consumers = Math.min(MAX_CONSUMERS, budget.consumers + 1);
-	}
-	const windowMs = Math.max(budget.windowMs, RESET_ROUNDING_MS);
-	const until = (budget.windowEndsAtMs ?? nowMs) + SHARED_WINDOWS * windowMs;
-	budget.sharedUntilMs = Math.max(budget.sharedUntilMs ?? 0, until);
 }
 
 export interface ObservedAnswer {

@@ -65,6 +65,26 @@ export interface ResolvedCredential {
 	secrets: string[];
 	/** How the credential's server names list parameters and where its list answers keep things. */
 	lists: ListConventions;
+	/** The credential's Rate Limit (Requests per Minute); undefined: not set. */
+	ratePerMinute?: number;
+}
+
+/** The credential's Rate Limit (Requests per Minute): undefined when not set (0 or empty). */
+function ratePerMinuteOf(
+	credentials: ICredentialDataDecryptedObject,
+	node: INode,
+	itemIndex: number | undefined,
+): number | undefined {
+	const value = credentials.rateLimitPerMinute;
+	if (value === undefined || value === null || value === '' || value === 0) return undefined;
+	if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+		throw new NodeOperationError(
+			node,
+			'ERP credential › Rate Limit (Requests per Minute) must be a positive number, or 0 for none',
+			{ itemIndex, level: 'warning' },
+		);
+	}
+	return value;
 }
 
 export async function resolveCredential(
@@ -83,6 +103,7 @@ export async function resolveCredential(
 	}
 	const baseUrl = normalizeBaseUrl(credentials.baseUrl);
 	const { list: lists } = readConventions(credentials, node, itemIndex);
+	const ratePerMinute = ratePerMinuteOf(credentials, node, itemIndex);
 	const reference = node.credentials?.[credentialType];
 	// The server limits per key (or OAuth2 grant): one budget per credential type, base URL and
 	// key (the credential itself for OAuth2, whose tokens change), named by a hash.
@@ -103,6 +124,7 @@ export async function resolveCredential(
 		paceKey: budgetKey(credentialType, baseUrl, key),
 		secrets: secretsOf(credentials),
 		lists,
+		ratePerMinute,
 	};
 }
 

@@ -195,15 +195,20 @@ export function waitCapError(
 	context: ErpErrorContext,
 	/** How long the request already waited for the rate limit (its turns), when it did. */
 	waitedSeconds = 0,
+	/** The API named no wait (a bare 429): `waitSeconds` is when its window is expected to reopen. */
+	estimated = false,
 ): NodeApiError {
 	const api = readApiError(body, context.secrets);
 	const asked = Math.ceil(waitSeconds);
 	const waited = Math.floor(waitedSeconds);
+	const after = waited >= 1 ? ` after waiting ${waited} s` : '';
 	return makeError(
 		node,
-		waited >= 1
-			? `The ERP API rate limit is still exceeded after waiting ${waited} s; it asks for ${asked} s more, past the Max Rate-Limit Wait of ${maxWaitSeconds} s`
-			: `The ERP API asks to wait ${asked} s before retrying, longer than the Max Rate-Limit Wait of ${maxWaitSeconds} s`,
+		estimated
+			? `The ERP API rate limit is still exceeded${after}; it names no wait, and its window is expected to reopen in ${asked} s, past the Max Rate-Limit Wait of ${maxWaitSeconds} s`
+			: waited >= 1
+				? `The ERP API rate limit is still exceeded after waiting ${waited} s; it asks for ${asked} s more, past the Max Rate-Limit Wait of ${maxWaitSeconds} s`
+				: `The ERP API asks to wait ${asked} s before retrying, longer than the Max Rate-Limit Wait of ${maxWaitSeconds} s`,
 		'Raise "Max Rate-Limit Wait (Seconds)" in the node\'s Request Options, or run the workflow later.',
 		{
 			code: api.code ?? (status === 429 ? 'rate_limited' : undefined),

@@ -17,7 +17,12 @@ import type { HttpMethod } from './rateLimit';
 
 export type StopReason =
 	| { reason: 'notRetryable' | 'exhausted' }
-	| { reason: 'dailyQuota' | 'waitCap'; waitSeconds?: number; waitedSeconds?: number };
+	| {
+			reason: 'dailyQuota' | 'waitCap';
+			waitSeconds?: number;
+			waitedSeconds?: number;
+			estimated?: boolean;
+	  };
 
 export function failureError(
 	resolved: ResolvedCredential,
@@ -44,6 +49,7 @@ export function failureError(
 			maxWaitSeconds,
 			context,
 			stop.waitedSeconds,
+			stop.estimated,
 		);
 	}
 	if (last.outcome.kind === 'badBody') return badBodyError(node, answer.status, context);

@@ -19,9 +19,11 @@
 //   erpCredentialsDescription, requestOptionsDescription); guards in ../guards.ts.
 //
 // Behaviour: guards before anything leaves; JSON in/out; NodeApiError with user-terms messages;
-// 429 honoured (Retry-After, else RateLimit-Reset, else full-jitter backoff) and paced ahead: every
-// request takes a slot of its key's budget (RateLimit-Remaining/Reset, requests in flight counted)
-// before it is sent, waiting in order for the reset when none is left (pacing.ts); GET/DELETE also
+// 429 honoured (Retry-After, else RateLimit-Reset, else the end of the window the pack learned: a
+// bare 429 is a rate limit, never a retry count) and paced ahead: every request takes a slot of its
+// key's budget (RateLimit-Remaining/Reset, requests in flight counted; with no headers, what the
+// server accepted and refused, or the credential's Rate Limit (Requests per Minute)) before it is
+// sent, waiting in order for the reset when none is left (pacing.ts); GET/DELETE also
 // retried on 5xx, resets, timeouts and unreadable bodies (a request can say otherwise with
 // `resendable`); POST/PATCH/PUT only on 429 and connection refused; every POST carries an Idempotency-Key.
 // Lists: parameter names and answer paths are the credential's Custom API Conventions (../conventions.ts).
@@ -43,9 +45,10 @@
 // HTTP answer: network, TLS, OAuth2 connection), apiError.ts (the API's error body, secrets
 // scrubbed), errorJson.ts (error items), scopes.ts (scopes per endpoint and event), rateLimit.ts
 // (retry arithmetic, reading a 429's wait), dialects.ts (the rate-limit header dialects, each read
-// into one budget), budget.ts (pacing arithmetic), learned.ts (the window of a server that sends
-// only Retry-After), pacing.ts (the process's budgets, one per key), idempotency.ts
-// (Idempotency-Key values).
+// into one budget), budget.ts (pacing arithmetic), sharing.ts (several processes on one key, the
+// release over time), learned.ts (the window of a server that reports no budget),
+// windowSearch.ts (the length of a bare 429's window), pacing.ts (the process's budgets, one per
+// key), idempotency.ts (Idempotency-Key values).
 export type { ErpContext, ErpCredentialType, ErpRequest, ErpRequestSettings } from './types';
 export { getRequestSettings } from './settings';
 export { getGuardedCredentials, getListConventions } from './credentials';

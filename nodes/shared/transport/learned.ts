@@ -1,7 +1,8 @@
-// Pacing a server that reports no budget, only Retry-After on a 429: its window is learned from
-// what it accepts and refuses.
+// Pacing a server that reports no budget (only Retry-After on a 429, or a bare 429 with nothing at
+// all): its window is learned from what it accepts and refuses.
 //
-// - A 429 with Retry-After closes the key's gate for every request of the process until then.
+// - A 429 closes the key's gate for every request of the process: until its Retry-After, or, for a
+//   bare 429, until the window is taken to end (its length is searched, windowSearch.ts).
 // - A window opens with one probe (alone, nothing else is sent until its answer), at the start
 //   and at each reopening; then requests are released gradually while the capacity is unknown
 //   (in flight at most 1 + a quarter of those accepted in the window), so that the first
@@ -11,13 +12,21 @@
 //   capacity and closes itself at its end: the next one opens with a probe again.
 // - Adjusted up and down: a 429 sets the capacity to what was accepted; GROW_AFTER_WINDOWS full
 //   windows in a row without one raise it by one.
+// - The credential's rate (requests per minute), when set: requests are spaced evenly at that rate
+//   from the first one (no slow start, so that the first window does not overflow either), and it
+//   is where the search of a bare window's length starts instead of the spec's 100 per minute.
 //
 // Pure arithmetic on a Learned record, with the time as a parameter (budget.ts wires it in).
+import { MINUTE_MS, acceptedAfter, refusedAfter, searchPointMs } from './windowSearch';
+import type { WindowBounds } from './windowSearch';
+import { releaseAtMs } from './sharing';
 
 /** Full windows without a 429 after which the learned capacity is tried one higher. */
 export const GROW_AFTER_WINDOWS = 3;
 /** While the capacity is unknown, one more request in flight per this many accepted. */
 export const SLOW_START_STEP = 4;
+/** Requests paced at the credential's rate are spaced this much wider (network jitter). */
+export const RATE_SPACING_MARGIN = 0.01;
 
 export interface Learned {
 	/** The gate is closed until then (the latest Retry-After of a 429), for every request. */
@@ -38,10 +47,42 @@ export interface Learned {
 	accepted: number;
 	/** Full windows in a row without a 429. */
 	fullWindows: number;
+	/** The window's length is searched between these bounds (a bare 429 was seen). */
+	bounds?: WindowBounds;
+	/** The previous window ended full (capacity used, or refused): a probe after it bounds the length. */
+	previousFull: boolean;
+	/** The credential's rate, in requests per minute, when set. */
+	ratePerMinute?: number;
+	/** When the last request was sent. */
+	lastSentMs?: number;
 }
 
 export function newLearned(): Learned {
-	return { windowFromGate: false, afterGate: false, accepted: 0, fullWindows: 0 };
+	return {
+		windowFromGate: false,
+		afterGate: false,
+		accepted: 0,
+		fullWindows: 0,
+		previousFull: false,
+	};
+}
+
+/** The time between two requests at the credential's rate; undefined: no rate set. */
+export function rateSpacingMs(l: Learned): number | undefined {
+	if (l.ratePerMinute === undefined) return undefined;
+	return (MINUTE_MS / l.ratePerMinute) * (1 + RATE_SPACING_MARGIN);
+}
+
+/**
+ * How long the current window lasts from its opening. A bare server's window that is not `full`
+ * ends at the upper bound (a probe sooner would not tell the length); at the credential's rate with
+ * nothing learned, a window is a minute.
+ */
+function windowLengthMs(l: Learned, full: boolean): number | undefined {
+	if (l.bounds?.maxMs !== undefined && !full) {
+		return l.bounds.maxMs;
+	}
+	return l.windowMs ?? (l.ratePerMinute === undefined ? undefined : MINUTE_MS);
 }
 
 /** The gate is closed at `nowMs` (plus `marginMs`): the time left, else undefined. */
@@ -50,7 +91,8 @@ export function gateWaitMs(l: Learned, nowMs: number, marginMs: number): number 
 	return l.closedUntilMs + marginMs - nowMs;
 }
 
-function endWindow(l: Learned, afterGate: boolean): void {
+function endWindow(l: Learned, afterGate: boolean, full: boolean): void {
+	l.previousFull = full;
 	l.previousOpenedAtMs = l.openedAtMs;
 	l.openedAtMs = undefined;
 	l.accepted = 0;
@@ -59,21 +101,23 @@ function endWindow(l: Learned, afterGate: boolean): void {
 
 /** The learned window is over (its length passed without a 429): the next opens with a probe. */
 export function rollOver(l: Learned, nowMs: number, marginMs: number): void {
-	if (l.openedAtMs === undefined || l.windowMs === undefined) return;
-	if (nowMs < l.openedAtMs + l.windowMs + marginMs) return;
-	if (l.capacity !== undefined && l.accepted >= l.capacity) {
+	const full = l.capacity !== undefined && l.accepted >= l.capacity;
+	const lengthMs = windowLengthMs(l, full);
+	if (l.openedAtMs === undefined || lengthMs === undefined) return;
+	if (nowMs < l.openedAtMs + lengthMs + marginMs) return;
+	if (full) {
 		l.fullWindows++;
 		if (l.fullWindows >= GROW_AFTER_WINDOWS) {
-			l.capacity++;
+			l.capacity!++;
 			l.fullWindows = 0;
 		}
 	}
-	endWindow(l, l.windowFromGate);
+	endWindow(l, l.windowFromGate || l.bounds !== undefined, full);
 }
 
 export type LearnedDecision =
 	| { action: 'send'; probe: boolean }
-	| { action: 'wait'; ms: number; reason: 'reset' | 'answer' };
+	| { action: 'wait'; ms: number; reason: 'reset' | 'answer' | 'release' };
 
 /**
  * What the request at `position` in the queue does, the gate being open. `pollMs`: how soon to
@@ -90,22 +134,56 @@ export function learnedDecision(
 ): LearnedDecision {
 	rollOver(l, nowMs, marginMs);
 	const awaitAnswer = { action: 'wait', ms: pollMs, reason: 'answer' } as const;
+	const place = { position, inFlight, probing };
+	const decision = openDecision(l, place, nowMs, marginMs, awaitAnswer);
+	// At the credential's rate: the request at `position` goes `position + 1` spacings after the last.
+	const spacingMs = rateSpacingMs(l);
+	if (decision.action === 'wait' || spacingMs === undefined || l.lastSentMs === undefined) {
+		return decision;
+	}
+	const releaseMs = Math.ceil(l.lastSentMs + (position + 1) * spacingMs - nowMs);
+	return releaseMs > 0 ? { action: 'wait', ms: releaseMs, reason: 'release' } : decision;
+}
+
+/** learnedDecision before the credential's rate spaces it. */
+function openDecision(
+	l: Learned,
+	place: { position: number; inFlight: number; probing: boolean },
+	nowMs: number,
+	marginMs: number,
+	awaitAnswer: LearnedDecision,
+): LearnedDecision {
+	const { position, inFlight, probing } = place;
 	if (l.openedAtMs === undefined) {
 		return !probing && position === 0 ? { action: 'send', probe: true } : awaitAnswer;
 	}
 	if (probing) return awaitAnswer;
 	if (l.capacity === undefined) {
+		// At the credential's rate, the spacing is the release; else a slow start.
+		if (l.ratePerMinute !== undefined) return { action: 'send', probe: false };
 		const cap = 1 + Math.floor(l.accepted / SLOW_START_STEP);
 		return position < cap - inFlight ? { action: 'send', probe: false } : awaitAnswer;
 	}
-	if (position < l.capacity - l.accepted - inFlight) return { action: 'send', probe: false };
-	if (l.windowMs === undefined) return awaitAnswer;
-	return { action: 'wait', ms: l.openedAtMs + l.windowMs + marginMs - nowMs, reason: 'reset' };
+	if (position < l.capacity - l.accepted - inFlight) {
+		// A bare server shows no sign of other consumers: its windows are always released over time,
+		// within what is known of their length (the lower bound), so that none spills into the next.
+		const lengthMs = l.bounds?.minMs;
+		if (lengthMs === undefined) return { action: 'send', probe: false };
+		const nth = l.accepted + inFlight + position + 1;
+		const atMs = releaseAtMs(l.openedAtMs, lengthMs, l.capacity, nth);
+		if (atMs <= nowMs) return { action: 'send', probe: false };
+		return { action: 'wait', ms: Math.ceil(atMs - nowMs), reason: 'release' };
+	}
+	// No slot for this place: the requests before it fill the window.
+	const lengthMs = windowLengthMs(l, true);
+	if (lengthMs === undefined) return awaitAnswer;
+	return { action: 'wait', ms: l.openedAtMs + lengthMs + marginMs - nowMs, reason: 'reset' };
 }
 
 /** A request is sent: a probe opens the window. */
 export function learnedSent(l: Learned, nowMs: number, probe: boolean): void {
 	if (probe && l.openedAtMs === undefined) l.openedAtMs = nowMs;
+	l.lastSentMs = nowMs;
 }
 
 /** Closes the gate until `untilMs` (a Retry-After), for every request of the key. */
@@ -114,9 +192,38 @@ export function closeGate(l: Learned, untilMs: number): void {
 }
 
 /**
+ * A bare 429 (no wait named) for a request sent at `sentAtMs`: the gate closes until the window
+ * is taken to end, from its opening. The first in its window tells the capacity (what was accepted)
+ * and a lower bound of the length; a refused probe, that the previous window is still running.
+ */
+function bareRefused(l: Learned, sentAtMs: number, nowMs: number): void {
+	// A 429 of a window already closed tells nothing new.
+	if (l.openedAtMs === undefined || sentAtMs < l.openedAtMs) return;
+	const bounds = (l.bounds ??= { minMs: 0 });
+	let openedAtMs = l.openedAtMs;
+	if (l.accepted > 0) {
+		l.capacity = l.accepted;
+		refusedAfter(bounds, sentAtMs - openedAtMs);
+	} else if (l.previousOpenedAtMs !== undefined) {
+		openedAtMs = l.previousOpenedAtMs;
+		refusedAfter(bounds, sentAtMs - openedAtMs);
+	} else {
+		// Refused from the first request: a window we did not see open (another consumer's).
+		openedAtMs = nowMs;
+	}
+	l.windowMs = searchPointMs(bounds, l.capacity, l.ratePerMinute);
+	l.windowFromGate = false;
+	closeGate(l, openedAtMs + l.windowMs);
+	l.fullWindows = 0;
+	endWindow(l, true, true);
+	l.previousOpenedAtMs = openedAtMs;
+}
+
+/**
  * Takes in the answer to a request sent at `sentAtMs`, from a server that reported no budget:
- * accepted (any answer below 500 but a 429) counts in the window; a 429 with Retry-After closes
- * the gate and, the first in its window, tells the window's capacity and length.
+ * accepted (any answer below 500 but a 429) counts in the window; a 429 closes the gate and, the
+ * first in its window, tells the window's capacity and length (with Retry-After), or bounds the
+ * length (a bare 429, bareRefused).
  */
 export function learnedAnswer(
 	l: Learned,
@@ -124,6 +231,10 @@ export function learnedAnswer(
 	nowMs: number,
 ): void {
 	const inWindow = l.openedAtMs !== undefined && answer.sentAtMs >= l.openedAtMs;
+	if (answer.rateLimited && answer.retryAfterSeconds === undefined) {
+		bareRefused(l, answer.sentAtMs, nowMs);
+		return;
+	}
 	if (answer.rateLimited && answer.retryAfterSeconds !== undefined) {
 		const endMs = nowMs + answer.retryAfterSeconds * 1000;
 		closeGate(l, endMs);
@@ -143,10 +254,17 @@ export function learnedAnswer(
 			l.windowFromGate = false;
 		}
 		l.fullWindows = 0;
-		endWindow(l, true);
+		endWindow(l, true, true);
 		return;
 	}
 	if (inWindow && answer.status < 500 && answer.status !== 429) {
+		// A probe accepted after a full window: that window was at most this long.
+		const { bounds, previousOpenedAtMs } = l;
+		const probe = l.accepted === 0 && answer.sentAtMs === l.openedAtMs;
+		if (probe && bounds && l.previousFull && l.afterGate && previousOpenedAtMs !== undefined) {
+			acceptedAfter(bounds, answer.sentAtMs - previousOpenedAtMs);
+			l.windowMs = searchPointMs(bounds, l.capacity, l.ratePerMinute);
+		}
 		l.accepted++;
 		if (l.capacity !== undefined && l.accepted > l.capacity) l.capacity = l.accepted;
 	}

@@ -13,6 +13,7 @@ import {
 } from './budget';
 import type { Budget } from './budget';
 import type { RateLimitInfo } from './rateLimit';
+import { gateWaitMs } from './learned';
 import { wait } from './wait';
 
 const budgets = new Map<string, Budget>();
@@ -41,7 +42,7 @@ export interface Slot {
  */
 export async function takeSlot(
 	key: string,
-	options: { maxWaitMs: number; signal?: AbortSignal; first?: boolean },
+	options: { maxWaitMs: number; signal?: AbortSignal; first?: boolean; ratePerMinute?: number },
 ): Promise<Slot> {
 	const start = Date.now();
 	pruneBudgets(budgets, start);
@@ -50,6 +51,8 @@ export async function takeSlot(
 		budget = newBudget(start);
 		budgets.set(key, budget);
 	}
+	// The credential's rate (undefined: not set), as the credential says it now.
+	budget.learned.ratePerMinute = options.ratePerMinute;
 	const ticket = budget.nextTicket++;
 	if (options.first) budget.queue.unshift(ticket);
 	else budget.queue.push(ticket);
@@ -91,6 +94,11 @@ export function settle(
 		{ ...answer, sentAtMs: slot.sentAtMs, probe: slot.probe, paced: slot.paced },
 		now,
 	);
+}
+
+/** How long the slot's key stays closed from `nowMs` (a 429's wait, named or chosen), in seconds. */
+export function gateSeconds(slot: Slot, nowMs: number): number {
+	return (gateWaitMs(slot.budget.learned, nowMs, 0) ?? 0) / 1000;
 }
 
 /** How many budgets this process keeps (for tests of the bound). */

@@ -6,7 +6,9 @@
 //   (pacing.ts, budget.ts), and this request waits its turn again, first in line. Waiting one's
 //   turn is not a retry: no retry count runs out. The limit is time: Max Rate-Limit Wait, for the
 //   whole request from its first attempt; past it, the request fails with a clear error.
-// - A 429 that says nothing: the retry policy backs off and counts it (rateLimit.ts decideRetry).
+// - A bare 429, that names no wait: the same, a rate limit and never a retry count. The budget has
+//   closed the gate until the end it chose for the window (learned.ts), and that is the wait the
+//   time limit is checked against.
 import type { AttemptOutcome } from './rateLimit';
 import { RESET_MARGIN_SECONDS } from './rateLimit';
 
@@ -20,6 +22,8 @@ export type RateLimitStep =
 			waitSeconds?: number;
 			/** How long this request has already waited, for waitCap. */
 			waitedSeconds?: number;
+			/** The wait is the pack's own estimate: the server named none (a bare 429). */
+			estimated?: boolean;
 	  };
 
 /** The wait a 429 asks for: Retry-After, else the window's reset (plus a margin); undefined: none said. */
@@ -32,24 +36,27 @@ export function askedWaitSeconds(outcome: AttemptOutcome): number | undefined {
 }
 
 /**
- * The step after a 429; undefined for any other outcome or a 429 that says no wait (then the
- * retry policy decides). `startedAtMs`: the request's first attempt.
+ * The step after a 429; undefined for any other outcome. `startedAtMs`: the request's first
+ * attempt; `gateSeconds`: how long the key's gate stays closed (the wait chosen for a bare 429).
  */
 export function onRateLimited(
 	outcome: AttemptOutcome,
 	startedAtMs: number,
 	maxWaitSeconds: number,
 	nowMs: number,
+	gateSeconds = 0,
 ): RateLimitStep | undefined {
 	if (outcome.kind !== 'status' || outcome.status !== 429) return undefined;
 	if (outcome.apiCode === 'daily_quota_exceeded') {
 		return { action: 'fail', reason: 'dailyQuota', waitSeconds: outcome.info.retryAfterSeconds };
 	}
-	const wait = askedWaitSeconds(outcome);
-	if (wait === undefined) return undefined;
+	const asked = askedWaitSeconds(outcome);
+	const wait = asked ?? gateSeconds;
 	const waited = Math.max(0, (nowMs - startedAtMs) / 1000);
 	if (wait > maxWaitSeconds || waited + wait > maxWaitSeconds) {
-		return { action: 'fail', reason: 'waitCap', waitSeconds: wait, waitedSeconds: waited };
+		const fail = { waitSeconds: wait, waitedSeconds: waited };
+		if (asked !== undefined) return { action: 'fail', reason: 'waitCap', ...fail };
+		return { action: 'fail', reason: 'waitCap', ...fail, estimated: true };
 	}
 	return { action: 'turn' };
 }

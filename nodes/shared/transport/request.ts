@@ -11,7 +11,7 @@ import type { ErpErrorContext } from './errors';
 import { failureError } from './failure';
 import type { StopReason } from './failure';
 import { httpOptions, requestPath } from './httpOptions';
-import { takeSlot } from './pacing';
+import { gateSeconds, takeSlot } from './pacing';
 import { onRateLimited } from './rateLimited';
 import { decideRetry } from './rateLimit';
 import type { ErpContext, ErpRequest, ErpRequestSettings } from './types';
@@ -67,6 +67,7 @@ export async function send(
 			maxWaitMs: Math.max(0, leftMs),
 			signal,
 			first,
+			ratePerMinute: resolved.ratePerMinute,
 		});
 		const sent = refresh === 'now' ? { ...options, ignoreHttpStatusErrors: false } : options;
 		if (refresh === 'now') refresh = 'done';
@@ -84,7 +85,13 @@ export async function send(
 		}
 
 		let stop: StopReason;
-		const step = onRateLimited(result.outcome, startedAtMs, maxWaitSeconds, result.atMs);
+		const step = onRateLimited(
+			result.outcome,
+			startedAtMs,
+			maxWaitSeconds,
+			result.atMs,
+			gateSeconds(slot, result.atMs),
+		);
 		if (step?.action === 'turn') continue;
 		if (step !== undefined) {
 			stop = step;
@@ -99,7 +106,7 @@ export async function send(
 			);
 			if (decision.action === 'retry') {
 				retry++;
-				// A 429 with no time said, or a back-off: the transport's one wait (wait.ts).
+				// A back-off: the transport's one wait (wait.ts).
 				await wait(decision.waitSeconds * 1000, signal);
 				continue;
 			}
