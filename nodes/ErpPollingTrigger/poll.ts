@@ -5,10 +5,13 @@
 // after the poll that runs at activation and start, and after a poll that emits items, not after
 // a poll that emits nothing. Every watch is built so that losing a quiet poll's change is harmless:
 // the next poll after a restart reads the same records again and finds nothing to emit in them.
+// With n8n 2.41's durable poll cursors it is the other way round: a quiet scheduled poll is saved,
+// the poll at publication is not; durableStart.ts saves a new start there.
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { erpErrorToJson } from '../shared/transport';
+import { keepStart } from './durableStart';
 import { readAfter } from './journal';
 import type { JournalRead } from './journal';
 import { lowStockItems } from './lowStock';
@@ -119,6 +122,7 @@ export async function scheduledPoll(
 		if (end !== undefined) {
 			if (end.position !== undefined) state.position = end.position;
 			if (settings.watch === 'invoicePaid') state.open = unpaidIds(end.items);
+			await keepStart(context);
 			return [];
 		}
 		if (settings.since !== undefined) state.since = settings.since;
