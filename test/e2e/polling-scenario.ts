@@ -11,11 +11,17 @@
  * posts duplicates.
  *
  * No step waits for a scheduled poll: n8n runs a poll at every activation and start, which is
- * when the catch-up happens.
+ * when the catch-up happens. With n8n 2.41's durable poll cursors (`durableCursors`, the
+ * DURABLE_CURSOR_FLAGS) n8n polls at publication but not at start: the catch-up comes with the
+ * first scheduled poll (within a minute), a restart is watched for 90 s (a scheduled poll of
+ * every workflow), and the position lives in `poller_state`. A second control there, a watch from
+ * now whose saved start is forgotten while n8n is stopped (the state the trigger left before the
+ * fix in nodes/ErpPollingTrigger/durableStart.ts), skips the 25 and starts from now again.
+ *
+ * `republish`: the movements' workflow unpublished, 2 movements made, published again: the
+ * trigger goes on from its position (the 2 run once).
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import * as path from 'node:path';
 import { afterAll, beforeAll, it } from '@jest/globals';
 
 import {
@@ -28,14 +34,30 @@ import type { ChatSink, Workflow } from '../../scripts/examples';
 import type { Log } from '../../scripts/n8n-env';
 import { keepFilesOnFailure } from '../../scripts/n8n-instance';
 import { expectCount } from './count';
+import { clearStaticData, durableCursor } from './polling-database';
 import { example, sinkReading } from './sinks';
 import { chainWorkflow, erp, MINUTE, startE2e, type E2e } from './helpers';
 
 const MOVEMENTS = 'ErpPollMovement1';
 const CONTROL = 'ErpPollControl01';
+const FORGOTTEN = 'ErpPollForgotten';
 
-/** Where the scenario's workflows post: low-stock chat messages, movement ids, the control's. */
-type PollingSinks = { chat: ChatSink; moves: ChatSink; control: ChatSink };
+/** n8n 2.41's durable poll cursors: the flag and the three it needs (poll-cursor.service.js). */
+export const DURABLE_CURSOR_FLAGS = {
+	N8N_POLLER_DURABLE_CURSORS_ENABLED: 'true',
+	N8N_SCHEDULER_ENABLED: 'true',
+	N8N_SCHEDULER_POLL_TRIGGERS_ENABLED: 'true',
+	N8N_USE_WORKFLOW_PUBLICATION_SERVICE: 'true',
+};
+
+/**
+ * Where the scenario's workflows post: low-stock chat messages, movement ids, the control's, and
+ * (durable cursors) the forgotten start's.
+ */
+type PollingSinks = { chat: ChatSink; moves: ChatSink; control: ChatSink; forgotten: ChatSink };
+
+/** How long the scenario waits for what n8n does after a start. */
+type Timing = { durable: boolean; catchUpMs: number; restartQuietMs: number };
 
 /**
  * For a describe block: one n8n (`version`, default the default n8n) with the scenario's
@@ -47,25 +69,32 @@ export function usePollingScenario(options: {
 	log: Log;
 	version?: string;
 	workflows?: Workflow[];
+	/** n8n 2.41's durable poll cursors on (DURABLE_CURSOR_FLAGS). */
+	durableCursors?: boolean;
+	/** Then unpublish and publish the movements' workflow again. */
+	republish?: boolean;
 }): { files: ReturnType<typeof keepFilesOnFailure>; e2e: () => E2e } {
 	const { log } = options;
+	const durable = options.durableCursors === true;
+	const timing: Timing = durable
+		? { durable, catchUpMs: 3 * MINUTE, restartQuietMs: 90_000 }
+		: { durable, catchUpMs: MINUTE, restartQuietMs: 10_000 };
 	const files = keepFilesOnFailure(log);
 	let e2e: E2e;
 	let sinks: PollingSinks;
 
 	beforeAll(async () => {
-		const [chat, moves, control] = await Promise.all([
-			startChatSink(),
-			startChatSink(),
-			startChatSink(),
-		]);
-		sinks = { chat, moves, control };
+		const [chat, moves, control, forgotten] = await Promise.all(
+			[1, 2, 3, 4].map(async () => await startChatSink()),
+		);
+		sinks = { chat, moves, control, forgotten };
 		e2e = await startE2e({
 			version: options.version,
 			folderPrefix: options.folderPrefix,
 			log,
 			files,
-			workflows: () => [...pollingWorkflows(sinks), ...(options.workflows ?? [])],
+			extraEnv: durable ? DURABLE_CURSOR_FLAGS : undefined,
+			workflows: () => [...pollingWorkflows(sinks, durable), ...(options.workflows ?? [])],
 		});
 	}, 60 * MINUTE);
 
@@ -76,9 +105,16 @@ export function usePollingScenario(options: {
 
 	it(
 		'after n8n was stopped, 25 movements and 3 crossings run exactly once; a restart repeats nothing; a cleared position repeats everything',
-		files.track(async () => await runPollingScenario(e2e, sinks, log)),
+		files.track(async () => await runPollingScenario(e2e, sinks, log, timing)),
 		20 * MINUTE,
 	);
+	if (options.republish) {
+		it(
+			'unpublished, 2 movements made, published again: it goes on from its position, the 2 run once',
+			files.track(async () => await republish(e2e, sinks.moves, log)),
+			5 * MINUTE,
+		);
+	}
 	return { files, e2e: () => e2e };
 }
 
@@ -113,28 +149,16 @@ function movementWorkflow(id: string, url: string, options: Record<string, unkno
 
 /**
  * The scenario's workflows (for startE2e): the example "low stock to chat, by polling", a watch of
- * new stock movements (Start From "Now") and the control (Start From "The Beginning").
+ * new stock movements (Start From "Now"), the control (Start From "The Beginning") and, with
+ * durable cursors, the forgotten start (Start From "Now").
  */
-function pollingWorkflows(sinks: PollingSinks): Workflow[] {
+function pollingWorkflows(sinks: PollingSinks, durable: boolean): Workflow[] {
 	return [
 		wireExample(example(EXAMPLE_IDS.lowStockByPolling), { chatUrl: sinks.chat.url }),
 		movementWorkflow(MOVEMENTS, sinks.moves.url, {}),
 		movementWorkflow(CONTROL, sinks.control.url, { startFrom: 'beginning' }),
+		...(durable ? [movementWorkflow(FORGOTTEN, sinks.forgotten.url, {})] : []),
 	];
-}
-
-/** Clears a workflow's static data in n8n's database (n8n stopped), with n8n's own Node 24. */
-function clearStaticData(e2e: E2e, workflowId: string): void {
-	const database = path.join(e2e.userFolder, '.n8n', 'database.sqlite');
-	const script = `const { DatabaseSync } = require('node:sqlite');
-const db = new DatabaseSync(process.argv[1]);
-const r = db.prepare('UPDATE workflow_entity SET staticData = NULL WHERE id = ?').run(process.argv[2]);
-process.stdout.write(String(r.changes));`;
-	const changes = execFileSync(e2e.config.env.nodeBin, ['-e', script, database, workflowId], {
-		encoding: 'utf8',
-		stdio: ['ignore', 'pipe', 'ignore'],
-	});
-	assert.equal(changes, '1', `the static data of ${workflowId} was cleared`);
 }
 
 /** The stock movement journal's ids, oldest first. */
@@ -157,8 +181,15 @@ async function journal(e2e: E2e): Promise<string[]> {
  * yet: publish, stop n8n, make 25 movements and 3 crossings, start n8n: each once, in order;
  * restart: nothing again; the control (position cleared) repeats.
  */
-async function runPollingScenario(e2e: E2e, sinks: PollingSinks, log: Log): Promise<void> {
-	const { chat, moves, control } = sinks;
+async function runPollingScenario(
+	e2e: E2e,
+	sinks: PollingSinks,
+	log: Log,
+	timing: Timing,
+): Promise<void> {
+	const { chat, moves, control, forgotten } = sinks;
+	const activated = [EXAMPLE_IDS.lowStockByPolling, MOVEMENTS, CONTROL];
+	if (timing.durable) activated.push(FORGOTTEN);
 	const sandbox = e2e.sandbox;
 	const make = async (stock: number) =>
 		await erp(sandbox, '/articles', {
@@ -183,14 +214,21 @@ async function runPollingScenario(e2e: E2e, sinks: PollingSinks, log: Log): Prom
 	const history = await journal(e2e);
 	assert.ok(history.length >= 2);
 
-	for (const id of [EXAMPLE_IDS.lowStockByPolling, MOVEMENTS, CONTROL]) await e2e.rest.activate(id);
+	for (const id of activated) await e2e.rest.activate(id);
 	await expectCount('control posts of the history', history.length, sinkReading(control));
 	assert.deepEqual(control.messages, history);
 	assert.deepEqual(
-		[moves.messages, chat.messages],
-		[[], []],
+		[moves.messages, chat.messages, forgotten.messages],
+		[[], [], []],
 		'the first activation starts from now',
 	);
+	if (timing.durable) {
+		// Saved at publication, before any scheduled poll.
+		assert.deepEqual(durableCursor(e2e, MOVEMENTS), {
+			watch: 'stockMovement',
+			position: history[history.length - 1],
+		});
+	}
 
 	log('stopping n8n');
 	await e2e.n8n!.stop();
@@ -213,24 +251,65 @@ async function runPollingScenario(e2e: E2e, sinks: PollingSinks, log: Log): Prom
 	);
 	assert.equal(expectedAlerts.length, 3, 'the sandbox saw 3 crossings');
 	clearStaticData(e2e, CONTROL);
+	if (timing.durable) clearStaticData(e2e, FORGOTTEN);
 
 	log('starting n8n again');
 	await e2e.start();
-	await expectCount('posted movements', 25, sinkReading(moves));
+	const catchUp = { deadlineMs: timing.catchUpMs };
+	await expectCount('posted movements', 25, sinkReading(moves), catchUp);
 	assert.deepEqual(moves.messages, made, 'every movement once, in order');
-	await expectCount('chat messages', 3, sinkReading(chat));
+	await expectCount('chat messages', 3, sinkReading(chat), catchUp);
 	assert.deepEqual(chat.messages, expectedAlerts, 'every crossing once, in order');
 	// Control: the cleared position reads the journal from the beginning again.
-	await expectCount('control posts', history.length * 2 + 25, sinkReading(control));
+	await expectCount('control posts', history.length * 2 + 25, sinkReading(control), catchUp);
 	assert.ok(new Set(control.messages).size < control.messages.length, 'the control repeats');
 
 	log('restarting n8n: the positions saved with the catch-up hold');
 	await e2e.n8n!.stop();
 	await e2e.start();
 	await expectCount('posted movements after a second restart', 25, sinkReading(moves), {
-		quietMs: 10_000,
+		quietMs: timing.restartQuietMs,
 	});
 	await expectCount('chat messages after a second restart', 3, sinkReading(chat), {
 		quietMs: 1_000,
 	});
+	if (timing.durable) {
+		// Control: a start forgotten while n8n was stopped (what n8n kept before the fix) starts
+		// from now again at its first poll: the 25 are skipped.
+		assert.deepEqual(forgotten.messages, [], 'the forgotten start posts none of the 25');
+		assert.equal(durableCursor(e2e, FORGOTTEN).position, made[made.length - 1]);
+	}
+}
+
+/** Unpublishes the movements' workflow, makes 2 movements, publishes it again: the 2 run once. */
+async function republish(e2e: E2e, moves: ChatSink, log: Log): Promise<void> {
+	const before = moves.messages.length;
+	log('unpublishing the movements, 2 movements, publishing again');
+	await e2e.rest.deactivate(MOVEMENTS);
+	const known = (await journal(e2e)).length;
+	const article = await erp(e2e.sandbox, '/articles', {
+		method: 'POST',
+		body: {
+			reference: `POLL-REPUB-${Date.now()}`,
+			designation: 'Republished mug',
+			prix_ht: 900,
+			tva: 2000,
+			stock: 40,
+			seuil_alerte: 5,
+		},
+	});
+	for (const stock of [38, 36])
+		await erp(e2e.sandbox, `/articles/${article.id}`, { method: 'PATCH', body: { stock } });
+	const made = (await journal(e2e)).slice(known);
+	assert.ok(made.length >= 2);
+	await e2e.rest.activate(MOVEMENTS);
+	await expectCount(
+		'movements posted after publishing again',
+		before + made.length,
+		sinkReading(moves),
+		{
+			quietMs: 10_000,
+		},
+	);
+	assert.deepEqual(moves.messages.slice(before), made, 'from its position: each once, in order');
 }
