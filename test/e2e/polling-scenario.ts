@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions -- drives n8n from outside, not a node */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- drives n8n from outside, not a node */
 /**
  * The ERP Polling Trigger's catch-up across restarts, in one real n8n (any version): used by
  * test/e2e/polling.test.ts (the default n8n) and test/compat/polling.compat.ts (the older ones).
@@ -24,40 +24,40 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, it } from '@jest/globals';
 
-import {
-	EXAMPLE_IDS,
-	SANDBOX_CREDENTIAL,
-	startChatSink,
-	wireExample,
-} from '../../scripts/examples';
+import { EXAMPLE_IDS, SANDBOX_CREDENTIAL, wireExample } from '../../scripts/examples';
 import type { ChatSink, Workflow } from '../../scripts/examples';
 import type { Log } from '../../scripts/n8n-env';
 import { keepFilesOnFailure } from '../../scripts/n8n-instance';
 import { expectCount } from './count';
-import { clearStaticData, durableCursor } from './polling-database';
+import { sqlitePositions } from './polling-database';
+import {
+	closeSinks,
+	DURABLE_CURSOR_FLAGS,
+	startPollingSinks,
+	timingFor,
+	type PollingSinks,
+	type PollingTarget,
+	type Timing,
+} from './polling-target';
 import { example, sinkReading } from './sinks';
-import { chainWorkflow, erp, MINUTE, startE2e, type E2e } from './helpers';
+import { chainWorkflow, erp, MINUTE, startE2e, type E2e, type Sandbox } from './helpers';
 
 const MOVEMENTS = 'ErpPollMovement1';
 const CONTROL = 'ErpPollControl01';
 const FORGOTTEN = 'ErpPollForgotten';
 
-/** n8n 2.41's durable poll cursors: the flag and the three it needs (poll-cursor.service.js). */
-export const DURABLE_CURSOR_FLAGS = {
-	N8N_POLLER_DURABLE_CURSORS_ENABLED: 'true',
-	N8N_SCHEDULER_ENABLED: 'true',
-	N8N_SCHEDULER_POLL_TRIGGERS_ENABLED: 'true',
-	N8N_USE_WORKFLOW_PUBLICATION_SERVICE: 'true',
-};
-
-/**
- * Where the scenario's workflows post: low-stock chat messages, movement ids, the control's, and
- * (durable cursors) the forgotten start's.
- */
-type PollingSinks = { chat: ChatSink; moves: ChatSink; control: ChatSink; forgotten: ChatSink };
-
-/** How long the scenario waits for what n8n does after a start. */
-type Timing = { durable: boolean; catchUpMs: number; restartQuietMs: number };
+/** One n8n process of test/e2e as the scenario's target. */
+function e2eTarget(e2e: E2e): PollingTarget {
+	return {
+		sandbox: e2e.sandbox,
+		rest: () => e2e.rest,
+		stop: async () => await e2e.n8n!.stop(),
+		start: async () => {
+			await e2e.start();
+		},
+		positions: sqlitePositions(e2e),
+	};
+}
 
 /**
  * For a describe block: one n8n (`version`, default the default n8n) with the scenario's
@@ -76,18 +76,13 @@ export function usePollingScenario(options: {
 }): { files: ReturnType<typeof keepFilesOnFailure>; e2e: () => E2e } {
 	const { log } = options;
 	const durable = options.durableCursors === true;
-	const timing: Timing = durable
-		? { durable, catchUpMs: 3 * MINUTE, restartQuietMs: 90_000 }
-		: { durable, catchUpMs: MINUTE, restartQuietMs: 10_000 };
+	const timing = timingFor(durable);
 	const files = keepFilesOnFailure(log);
 	let e2e: E2e;
 	let sinks: PollingSinks;
 
 	beforeAll(async () => {
-		const [chat, moves, control, forgotten] = await Promise.all(
-			[1, 2, 3, 4].map(async () => await startChatSink()),
-		);
-		sinks = { chat, moves, control, forgotten };
+		sinks = await startPollingSinks();
 		e2e = await startE2e({
 			version: options.version,
 			folderPrefix: options.folderPrefix,
@@ -100,18 +95,18 @@ export function usePollingScenario(options: {
 
 	afterAll(async () => {
 		await e2e?.stop();
-		await Promise.all(Object.values(sinks ?? {}).map(async (sink) => await sink.close()));
+		await closeSinks(sinks);
 	}, 10 * MINUTE);
 
 	it(
 		'after n8n was stopped, 25 movements and 3 crossings run exactly once; a restart repeats nothing; a cleared position repeats everything',
-		files.track(async () => await runPollingScenario(e2e, sinks, log, timing)),
+		files.track(async () => await runPollingScenario(e2eTarget(e2e), sinks, log, timing)),
 		20 * MINUTE,
 	);
 	if (options.republish) {
 		it(
 			'unpublished, 2 movements made, published again: it goes on from its position, the 2 run once',
-			files.track(async () => await republish(e2e, sinks.moves, log)),
+			files.track(async () => await republish(e2eTarget(e2e), sinks.moves, log)),
 			5 * MINUTE,
 		);
 	}
@@ -152,7 +147,7 @@ function movementWorkflow(id: string, url: string, options: Record<string, unkno
  * new stock movements (Start From "Now"), the control (Start From "The Beginning") and, with
  * durable cursors, the forgotten start (Start From "Now").
  */
-function pollingWorkflows(sinks: PollingSinks, durable: boolean): Workflow[] {
+export function pollingWorkflows(sinks: PollingSinks, durable: boolean): Workflow[] {
 	return [
 		wireExample(example(EXAMPLE_IDS.lowStockByPolling), { chatUrl: sinks.chat.url }),
 		movementWorkflow(MOVEMENTS, sinks.moves.url, {}),
@@ -162,14 +157,11 @@ function pollingWorkflows(sinks: PollingSinks, durable: boolean): Workflow[] {
 }
 
 /** The stock movement journal's ids, oldest first. */
-async function journal(e2e: E2e): Promise<string[]> {
+async function journal(sandbox: Sandbox): Promise<string[]> {
 	const ids: string[] = [];
 	let cursor = '';
 	do {
-		const page = await erp(
-			e2e.sandbox,
-			`/stock/mouvements?limit=100${cursor && `&cursor=${cursor}`}`,
-		);
+		const page = await erp(sandbox, `/stock/mouvements?limit=100${cursor && `&cursor=${cursor}`}`);
 		ids.push(...page.data.map((m: { id: string }) => m.id));
 		cursor = page.pagination.next_cursor ?? '';
 	} while (cursor);
@@ -181,8 +173,8 @@ async function journal(e2e: E2e): Promise<string[]> {
  * yet: publish, stop n8n, make 25 movements and 3 crossings, start n8n: each once, in order;
  * restart: nothing again; the control (position cleared) repeats.
  */
-async function runPollingScenario(
-	e2e: E2e,
+export async function runPollingScenario(
+	target: PollingTarget,
 	sinks: PollingSinks,
 	log: Log,
 	timing: Timing,
@@ -190,7 +182,7 @@ async function runPollingScenario(
 	const { chat, moves, control, forgotten } = sinks;
 	const activated = [EXAMPLE_IDS.lowStockByPolling, MOVEMENTS, CONTROL];
 	if (timing.durable) activated.push(FORGOTTEN);
-	const sandbox = e2e.sandbox;
+	const { sandbox, positions } = target;
 	const make = async (stock: number) =>
 		await erp(sandbox, '/articles', {
 			method: 'POST',
@@ -211,10 +203,10 @@ async function runPollingScenario(
 	const b = await make(30);
 	await setStock(a.id, 25);
 	await setStock(b.id, 28);
-	const history = await journal(e2e);
+	const history = await journal(sandbox);
 	assert.ok(history.length >= 2);
 
-	for (const id of activated) await e2e.rest.activate(id);
+	for (const id of activated) await target.rest().activate(id);
 	await expectCount('control posts of the history', history.length, sinkReading(control));
 	assert.deepEqual(control.messages, history);
 	assert.deepEqual(
@@ -224,20 +216,20 @@ async function runPollingScenario(
 	);
 	if (timing.durable) {
 		// Saved at publication, before any scheduled poll.
-		assert.deepEqual(durableCursor(e2e, MOVEMENTS), {
+		assert.deepEqual(positions.durableCursor(MOVEMENTS), {
 			watch: 'stockMovement',
 			position: history[history.length - 1],
 		});
 	}
 
 	log('stopping n8n');
-	await e2e.n8n!.stop();
+	await target.stop();
 	// 25 movements (stock adjustments), 3 of them crossings of seuil_alerte 10 (marked *).
 	for (const stock of [20, 15, 11, 10 /* * */, 8, 6, 12, 14, 9 /* * */, 7, 5])
 		await setStock(a.id, stock);
 	for (const stock of [26, 24, 22, 20, 18, 16, 14, 12, 11, 10 /* * */, 9, 8, 7, 6])
 		await setStock(b.id, stock);
-	const made = (await journal(e2e)).slice(history.length);
+	const made = (await journal(sandbox)).slice(history.length);
 	assert.equal(made.length, 25);
 	type Low = {
 		data: { designation: string; reference: string; stock: number; seuil_alerte: number };
@@ -250,11 +242,11 @@ async function runPollingScenario(
 			`:warning: Low stock: ${data.designation} (${data.reference}) is down to ${data.stock}, alert threshold ${data.seuil_alerte}.`,
 	);
 	assert.equal(expectedAlerts.length, 3, 'the sandbox saw 3 crossings');
-	clearStaticData(e2e, CONTROL);
-	if (timing.durable) clearStaticData(e2e, FORGOTTEN);
+	positions.clear(CONTROL);
+	if (timing.durable) positions.clear(FORGOTTEN);
 
 	log('starting n8n again');
-	await e2e.start();
+	await target.start();
 	const catchUp = { deadlineMs: timing.catchUpMs };
 	await expectCount('posted movements', 25, sinkReading(moves), catchUp);
 	assert.deepEqual(moves.messages, made, 'every movement once, in order');
@@ -265,8 +257,8 @@ async function runPollingScenario(
 	assert.ok(new Set(control.messages).size < control.messages.length, 'the control repeats');
 
 	log('restarting n8n: the positions saved with the catch-up hold');
-	await e2e.n8n!.stop();
-	await e2e.start();
+	await target.stop();
+	await target.start();
 	await expectCount('posted movements after a second restart', 25, sinkReading(moves), {
 		quietMs: timing.restartQuietMs,
 	});
@@ -277,17 +269,18 @@ async function runPollingScenario(
 		// Control: a start forgotten while n8n was stopped (what n8n kept before the fix) starts
 		// from now again at its first poll: the 25 are skipped.
 		assert.deepEqual(forgotten.messages, [], 'the forgotten start posts none of the 25');
-		assert.equal(durableCursor(e2e, FORGOTTEN).position, made[made.length - 1]);
+		assert.equal(positions.durableCursor(FORGOTTEN).position, made[made.length - 1]);
 	}
 }
 
 /** Unpublishes the movements' workflow, makes 2 movements, publishes it again: the 2 run once. */
-async function republish(e2e: E2e, moves: ChatSink, log: Log): Promise<void> {
+export async function republish(target: PollingTarget, moves: ChatSink, log: Log): Promise<void> {
 	const before = moves.messages.length;
 	log('unpublishing the movements, 2 movements, publishing again');
-	await e2e.rest.deactivate(MOVEMENTS);
-	const known = (await journal(e2e)).length;
-	const article = await erp(e2e.sandbox, '/articles', {
+	await target.rest().deactivate(MOVEMENTS);
+	const sandbox = target.sandbox;
+	const known = (await journal(sandbox)).length;
+	const article = await erp(sandbox, '/articles', {
 		method: 'POST',
 		body: {
 			reference: `POLL-REPUB-${Date.now()}`,
@@ -299,10 +292,10 @@ async function republish(e2e: E2e, moves: ChatSink, log: Log): Promise<void> {
 		},
 	});
 	for (const stock of [38, 36])
-		await erp(e2e.sandbox, `/articles/${article.id}`, { method: 'PATCH', body: { stock } });
-	const made = (await journal(e2e)).slice(known);
+		await erp(sandbox, `/articles/${article.id}`, { method: 'PATCH', body: { stock } });
+	const made = (await journal(sandbox)).slice(known);
 	assert.ok(made.length >= 2);
-	await e2e.rest.activate(MOVEMENTS);
+	await target.rest().activate(MOVEMENTS);
 	await expectCount(
 		'movements posted after publishing again',
 		before + made.length,
