@@ -9,7 +9,7 @@ import { DEMO_KEYS } from '../../sandbox';
 import { importCredentials, keepFilesOnFailure } from '../../scripts/n8n-instance';
 import type { N8nRest } from '../../scripts/n8n-instance';
 import { chainWorkflow, startE2e } from '../../test/e2e/helpers';
-import { signedDelivery } from '../../test/trigger/helpers';
+import { signedDelivery } from '../../test/trigger/signed-delivery';
 import { fixed, formatSummary, summarize, type Summary } from '../stats';
 import type { FigureContext } from './types';
 
@@ -114,10 +114,13 @@ export async function runP8(context: FigureContext): Promise<P8Result> {
 	const rounds = context.quick ? 1 : 2;
 	const log = (line: string) => context.progress(`P8 ${line}`);
 	const files = keepFilesOnFailure(log);
+	// ERP_P8_PROFILE=<folder>: n8n writes a V8 CPU profile there when it stops (where the time goes).
+	const profile = process.env.ERP_P8_PROFILE;
 	const e2e = await startE2e({
 		folderPrefix: 'n8n-nodes-erp-bench-p8-',
 		log,
 		files,
+		extraEnv: profile ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profile}` } : undefined,
 		workflows: () => workflows(),
 		beforeStart: async ({ config, sandbox }) =>
 			await importCredentials(

@@ -7,7 +7,6 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 
 import type { IDataObject } from 'n8n-workflow';
-import { Webhook } from 'standardwebhooks';
 
 import { DEMO_KEYS, startSandbox } from '../../sandbox';
 import type { SandboxHandle } from '../../sandbox';
@@ -82,7 +81,7 @@ export async function waitFor<T>(
 }
 
 export const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
-export const nowSeconds = () => Math.floor(Date.now() / 1000);
+export { nowSeconds } from './signed-delivery';
 
 /**
  * Stops the clock that the trigger reads (`Date`, in this test file's realm) at a fixed second,
@@ -114,42 +113,7 @@ export function freezeClock(): number {
 	return now;
 }
 
-export interface SignedDelivery {
-	headers: Record<string, string>;
-	body: string;
-}
-
-/** An event body and Standard Webhooks headers signed by the reference library. */
-export function signedDelivery(
-	secret: string,
-	options: {
-		id?: string;
-		type?: string;
-		data?: IDataObject;
-		timestamp?: number;
-		body?: string;
-	} = {},
-): SignedDelivery {
-	const id = options.id ?? `evt_${randomBytes(12).toString('hex')}`;
-	const timestamp = options.timestamp ?? nowSeconds();
-	const body =
-		options.body ??
-		JSON.stringify({
-			id,
-			type: options.type ?? 'vente.creee',
-			created_at: new Date(timestamp * 1000).toISOString(),
-			data: options.data ?? { id: 'fac_test', total_ttc: 1200 },
-		});
-	return {
-		headers: {
-			'content-type': 'application/json',
-			'webhook-id': id,
-			'webhook-timestamp': String(timestamp),
-			'webhook-signature': new Webhook(secret).sign(id, new Date(timestamp * 1000), body),
-		},
-		body,
-	};
-}
+export { signedDelivery, type SignedDelivery } from './signed-delivery';
 
 /**
  * For a trigger test file's beforeAll: a sandbox without rate limit whose refused deliveries are
