@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals */
 // P8 a burst of events at n8n's own speed: in one real n8n (regular mode, the default version),
 // 300 signed deliveries, 20 at a time, to an ERP Trigger with manual registration (the webhook
 // secret in the credential), and 300 to n8n's own Webhook node in the same n8n, same run,
