@@ -5,6 +5,7 @@ import type { P3Result } from './figures/p3';
 import type { P4Result } from './figures/p4';
 import type { P5Result } from './figures/p5';
 import type { P6Result } from './figures/p6';
+import { p8Rows, type P8Result } from './figures/p8';
 import type { TestTimeResult } from './figures/test-time';
 import type { Machine } from './machine';
 import { fixed, formatSummary, percent, thousands } from './stats';
@@ -19,6 +20,7 @@ export interface BenchResults {
 	p4?: P4Result;
 	p5?: P5Result;
 	p6?: P6Result;
+	p8?: P8Result;
 	testTime?: TestTimeResult;
 	/** Figures that crashed: name -> error message. */
 	errors: Record<string, string>;
@@ -249,6 +251,7 @@ export function figureRows(results: Omit<BenchResults, 'machine' | 'options' | '
 	if (results.p4) rows.push(...p4Rows(results.p4));
 	if (results.p5) rows.push(...p5Rows(results.p5));
 	if (results.p6) rows.push(...p6Rows(results.p6));
+	if (results.p8) rows.push(...p8Rows(results.p8));
 	if (results.testTime) rows.push(testTimeRow(results.testTime));
 	for (const [name, message] of Object.entries(results.errors)) {
 		rows.push([`${name} (crashed)`, message.replace(/\|/g, '\\|').replace(/\s+/g, ' ').slice(0, 200), '', '**no**']);

@@ -1,7 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports */
 // `npm run bench`: every benchmark figure of the project, with its target beside it.
 //
-//   npx tsx bench/run.ts [--quick] [--skip-test-time] [--only P1,P3,P4,P5,P6,test]
+//   npx tsx bench/run.ts [--quick] [--skip-test-time] [--only P1,P3,P4,P5,P6,P8,test]
 //
 // Starts its own sandboxes, prints a markdown table on stdout (progress on stderr) and writes
 // bench/results/<timestamp>.json and bench/results/latest.json, then publishes the figures it
@@ -15,6 +15,7 @@ import { runP3 } from './figures/p3';
 import { runP4 } from './figures/p4';
 import { runP5 } from './figures/p5';
 import { runP6 } from './figures/p6';
+import { runP8 } from './figures/p8';
 import { runTestTime } from './figures/test-time';
 import type { FigureContext } from './figures/types';
 import { describeMachine } from './machine';
@@ -22,7 +23,7 @@ import { publish } from './page';
 import { renderTable } from './report';
 import type { BenchResults } from './report';
 
-const FIGURES = ['P1', 'P3', 'P4', 'P5', 'P6', 'test'] as const;
+const FIGURES = ['P1', 'P3', 'P4', 'P5', 'P6', 'P8', 'test'] as const;
 type FigureName = (typeof FIGURES)[number];
 
 function parseArgs(argv: string[]): { quick: boolean; skipTestTime: boolean; only?: FigureName[] } {
@@ -38,7 +39,7 @@ function parseArgs(argv: string[]): { quick: boolean; skipTestTime: boolean; onl
 			if (unknown.length > 0) throw new Error(`unknown figure(s) ${unknown.join(', ')}; choose from ${FIGURES.join(', ')}`);
 			options.only = names as FigureName[];
 		} else if (arg === '--help' || arg === '-h') {
-			process.stdout.write('Usage: npm run bench -- [--quick] [--skip-test-time] [--only P1,P3,P4,P5,P6,test]\n');
+			process.stdout.write('Usage: npm run bench -- [--quick] [--skip-test-time] [--only P1,P3,P4,P5,P6,P8,test]\n');
 			process.exit(0);
 		} else {
 			throw new Error(`unknown option ${arg}`);
@@ -68,6 +69,7 @@ async function main(): Promise<number> {
 		['P4', async () => void (results.p4 = await runP4(context))],
 		['P5', async () => void (results.p5 = await runP5(context))],
 		['P6', async () => void (results.p6 = await runP6(context))],
+		['P8', async () => void (results.p8 = await runP8(context))],
 		// Last, alone: the suite's time is not disturbed by the other figures.
 		['test', async () => void (results.testTime = await runTestTime(context))],
 	];

@@ -59,6 +59,12 @@ export type QueueDeployment = {
 	folder: string;
 	/** The last lines of every log, for a failure message. */
 	logs(lines?: number): string;
+	/** Runs SQL in n8n's PostgreSQL database with psql; gives psql's unaligned output. */
+	sql(query: string): string;
+	/** Stops n8n main (the other processes go on). */
+	stopMain(): Promise<void>;
+	/** Starts n8n main again after stopMain, signed in as the owner. */
+	startMain(): Promise<void>;
 	/** Stops workers, webhook processor, main, Redis and PostgreSQL; removes the folder. Idempotent. */
 	stop(): Promise<void>;
 };
@@ -75,6 +81,8 @@ export type QueueOptions = {
 	workerConcurrency?: number;
 	/** A tarball made earlier (else the package is built and packed). */
 	tarball?: string;
+	/** n8n settings for every n8n process, over the queue-mode ones (e.g. feature flags). */
+	extraEnv?: Record<string, string>;
 };
 
 function has(command: string): boolean {
@@ -203,6 +211,8 @@ export async function startQueueDeployment(options: QueueOptions): Promise<Queue
 			'max_connections=200',
 		]);
 		const isReady = path.join(postgresBin, 'pg_isready');
+		/** How pg_isready and psql reach the database n8n uses. */
+		const connection = ['-h', '127.0.0.1', '-p', String(pgPort), '-U', 'n8n', '-d', 'postgres'];
 		started.push({
 			name: 'postgres',
 			running: await startBackground({
@@ -211,17 +221,7 @@ export async function startQueueDeployment(options: QueueOptions): Promise<Queue
 				cwd: folder,
 				env: process.env,
 				logFile: pgLog,
-				ready: async () =>
-					spawnSync(isReady, [
-						'-h',
-						'127.0.0.1',
-						'-p',
-						String(pgPort),
-						'-U',
-						'n8n',
-						'-d',
-						'postgres',
-					]).status === 0,
+				ready: async () => spawnSync(isReady, connection).status === 0,
 				timeoutMs: 2 * MINUTE,
 				stopSignal: 'SIGINT', // fast shutdown
 			}),
@@ -280,6 +280,7 @@ export async function startQueueDeployment(options: QueueOptions): Promise<Queue
 			// Production webhook URLs (shown in the editor, registered at the ERP) go to the webhook processor.
 			N8N_WEBHOOK_URL: `${webhookUrl}/`,
 			N8N_LOG_LEVEL: 'info',
+			...options.extraEnv,
 		};
 		const configFor = async (name: string, port: number, extra: Record<string, string> = {}) => {
 			const paths = n8nPaths(path.join(folder, name));
@@ -302,27 +303,44 @@ export async function startQueueDeployment(options: QueueOptions): Promise<Queue
 			{ sandboxBaseUrl: options.sandboxBaseUrl, workflows: options.workflows },
 			log,
 		);
-		const main = await startN8n(mainConfig);
-		started.push({ name: 'main', running: main });
-		processes.push({
-			role: 'main',
-			name: 'main',
-			url: main.url,
-			log: mainConfig.paths.n8nLog,
-			pid: main.pid,
-		});
-		log(`n8n main on ${main.url}`);
-		const rest = new N8nRest(main.url);
-		// /rest answers a few seconds after /healthz.
-		for (let attempt = 0; ; attempt++) {
-			try {
-				await rest.signInAsOwner();
-				break;
-			} catch (error) {
-				if (attempt > 60) throw error;
-				await new Promise((resolve) => setTimeout(resolve, 1000));
+		const rest = new N8nRest(`http://127.0.0.1:${mainPort}`);
+		// Main stays at the same place in `started` across restarts: stopped after the others.
+		const mainSlot = started.length;
+		const startMain = async () => {
+			const main = await startN8n(mainConfig);
+			started[mainSlot] = { name: 'main', running: main };
+			const entry: QueueProcess = {
+				role: 'main',
+				name: 'main',
+				url: main.url,
+				log: mainConfig.paths.n8nLog,
+				pid: main.pid,
+			};
+			const known = processes.findIndex((p) => p.role === 'main');
+			if (known >= 0) processes[known] = entry;
+			else processes.push(entry);
+			log(`n8n main on ${main.url}`);
+			// /rest answers a few seconds after /healthz.
+			for (let attempt = 0; ; attempt++) {
+				try {
+					await rest.signInAsOwner();
+					break;
+				} catch (error) {
+					if (attempt > 60) throw error;
+					await new Promise((resolve) => setTimeout(resolve, 1000));
+				}
 			}
-		}
+		};
+		const stopMain = async () => await started[mainSlot].running.stop();
+		await startMain();
+		const sql = (query: string) => {
+			const psql = spawnSync(path.join(postgresBin, 'psql'), [...connection, '-At', '-c', query], {
+				encoding: 'utf8',
+				timeout: MINUTE,
+			});
+			if (psql.status !== 0) throw new Error(`psql failed: ${psql.stderr}`);
+			return psql.stdout;
+		};
 
 		const webhookConfig = await configFor('webhook', webhookPort);
 		const webhook = await startN8n(webhookConfig, 4 * MINUTE, { command: ['webhook'] });
@@ -358,7 +376,19 @@ export async function startQueueDeployment(options: QueueOptions): Promise<Queue
 			});
 			log(`n8n worker ${i} ready (health ${healthUrl})`);
 		}
-		return { mainUrl: main.url, webhookUrl, rest, processes, mainConfig, folder, logs, stop };
+		return {
+			mainUrl: rest.url,
+			webhookUrl,
+			rest,
+			processes,
+			mainConfig,
+			folder,
+			logs,
+			sql,
+			stopMain,
+			startMain,
+			stop,
+		};
 	} catch (error) {
 		const message = `${(error as Error).message}\n${logs(30)}`;
 		await stop();

@@ -5,12 +5,15 @@
 // the watches: nodes/shared/watches). n8n 2.41 saves it after the poll that runs at activation
 // and start, and after a poll that emits items, not after a poll that emits nothing. Every watch is built so that losing a quiet poll's change is harmless:
 // the next poll after a restart reads the same records again and finds nothing to emit in them.
+// With n8n 2.41's durable poll cursors it is the other way round: a quiet scheduled poll is saved,
+// the poll at publication is not; durableStart.ts saves a new start there.
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { erpErrorToJson, getListConventions } from '../shared/transport';
 import { createdSince, readSince, WATCH_STATE_KEYS } from '../shared/watches';
 import type { JournalRead, Watch } from '../shared/watches';
+import { keepStart } from './durableStart';
 import type { PollSettings } from './settings';
 
 const STATE_KEYS = ['watch', 'position', 'since', ...WATCH_STATE_KEYS];
@@ -91,6 +94,7 @@ export async function scheduledPoll(
 		if (end !== undefined) {
 			if (end.position !== undefined) state.position = end.position;
 			Object.assign(state, watch.start(end.items));
+			await keepStart(context);
 			return [];
 		}
 		if (settings.since !== undefined) state.since = settings.since;

@@ -109,6 +109,8 @@ export async function startE2e(options: {
 	start?: boolean;
 	/** The n8n version (default: ERP_N8N_VERSION or N8N_VERSION, see scripts/n8n-env.ts). */
 	version?: string;
+	/** n8n settings over the defaults (scripts/n8n-instance.ts), e.g. feature flags. */
+	extraEnv?: Record<string, string>;
 }): Promise<E2e> {
 	const { log, files } = options;
 	const { env, userFolder, paths } = await prepareInstance(
@@ -117,7 +119,13 @@ export async function startE2e(options: {
 		options.version,
 	);
 	const sandbox = await startSandbox({ port: 0, ...options.sandbox });
-	const config: N8nConfig = { env, paths, port: await freePort(), brokerPort: await freePort() };
+	const config: N8nConfig = {
+		env,
+		paths,
+		port: await freePort(),
+		brokerPort: await freePort(),
+		extraEnv: options.extraEnv,
+	};
 	const e2e: E2e = {
 		userFolder,
 		config,

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions -- drives n8n from outside, not a node */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- drives n8n from outside, not a node */
 /**
  * The ERP Polling Trigger's catch-up across restarts, in one real n8n (any version): used by
  * test/e2e/polling.test.ts (the default n8n) and test/compat/polling.compat.ts (the older ones).
@@ -11,31 +11,53 @@
  * posts duplicates.
  *
  * No step waits for a scheduled poll: n8n runs a poll at every activation and start, which is
- * when the catch-up happens.
+ * when the catch-up happens. With n8n 2.41's durable poll cursors (`durableCursors`, the
+ * DURABLE_CURSOR_FLAGS) n8n polls at publication but not at start: the catch-up comes with the
+ * first scheduled poll (within a minute), a restart is watched for 90 s (a scheduled poll of
+ * every workflow), and the position lives in `poller_state`. A second control there, a watch from
+ * now whose saved start is forgotten while n8n is stopped (the state the trigger left before the
+ * fix in nodes/ErpPollingTrigger/durableStart.ts), skips the 25 and starts from now again.
+ *
+ * `republish`: the movements' workflow unpublished, 2 movements made, published again: the
+ * trigger goes on from its position (the 2 run once).
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import * as path from 'node:path';
 import { afterAll, beforeAll, it } from '@jest/globals';
 
-import {
-	EXAMPLE_IDS,
-	SANDBOX_CREDENTIAL,
-	startChatSink,
-	wireExample,
-} from '../../scripts/examples';
+import { EXAMPLE_IDS, SANDBOX_CREDENTIAL, wireExample } from '../../scripts/examples';
 import type { ChatSink, Workflow } from '../../scripts/examples';
 import type { Log } from '../../scripts/n8n-env';
 import { keepFilesOnFailure } from '../../scripts/n8n-instance';
 import { expectCount } from './count';
+import { sqlitePositions } from './polling-database';
+import {
+	closeSinks,
+	DURABLE_CURSOR_FLAGS,
+	startPollingSinks,
+	timingFor,
+	type PollingSinks,
+	type PollingTarget,
+	type Timing,
+} from './polling-target';
 import { example, sinkReading } from './sinks';
-import { chainWorkflow, erp, MINUTE, startE2e, type E2e } from './helpers';
+import { chainWorkflow, erp, MINUTE, startE2e, type E2e, type Sandbox } from './helpers';
 
 const MOVEMENTS = 'ErpPollMovement1';
 const CONTROL = 'ErpPollControl01';
+const FORGOTTEN = 'ErpPollForgotten';
 
-/** Where the scenario's workflows post: low-stock chat messages, movement ids, the control's. */
-type PollingSinks = { chat: ChatSink; moves: ChatSink; control: ChatSink };
+/** One n8n process of test/e2e as the scenario's target. */
+function e2eTarget(e2e: E2e): PollingTarget {
+	return {
+		sandbox: e2e.sandbox,
+		rest: () => e2e.rest,
+		stop: async () => await e2e.n8n!.stop(),
+		start: async () => {
+			await e2e.start();
+		},
+		positions: sqlitePositions(e2e),
+	};
+}
 
 /**
  * For a describe block: one n8n (`version`, default the default n8n) with the scenario's
@@ -47,38 +69,47 @@ export function usePollingScenario(options: {
 	log: Log;
 	version?: string;
 	workflows?: Workflow[];
+	/** n8n 2.41's durable poll cursors on (DURABLE_CURSOR_FLAGS). */
+	durableCursors?: boolean;
+	/** Then unpublish and publish the movements' workflow again. */
+	republish?: boolean;
 }): { files: ReturnType<typeof keepFilesOnFailure>; e2e: () => E2e } {
 	const { log } = options;
+	const durable = options.durableCursors === true;
+	const timing = timingFor(durable);
 	const files = keepFilesOnFailure(log);
 	let e2e: E2e;
 	let sinks: PollingSinks;
 
 	beforeAll(async () => {
-		const [chat, moves, control] = await Promise.all([
-			startChatSink(),
-			startChatSink(),
-			startChatSink(),
-		]);
-		sinks = { chat, moves, control };
+		sinks = await startPollingSinks();
 		e2e = await startE2e({
 			version: options.version,
 			folderPrefix: options.folderPrefix,
 			log,
 			files,
-			workflows: () => [...pollingWorkflows(sinks), ...(options.workflows ?? [])],
+			extraEnv: durable ? DURABLE_CURSOR_FLAGS : undefined,
+			workflows: () => [...pollingWorkflows(sinks, durable), ...(options.workflows ?? [])],
 		});
 	}, 60 * MINUTE);
 
 	afterAll(async () => {
 		await e2e?.stop();
-		await Promise.all(Object.values(sinks ?? {}).map(async (sink) => await sink.close()));
+		await closeSinks(sinks);
 	}, 10 * MINUTE);
 
 	it(
 		'after n8n was stopped, 25 movements and 3 crossings run exactly once; a restart repeats nothing; a cleared position repeats everything',
-		files.track(async () => await runPollingScenario(e2e, sinks, log)),
+		files.track(async () => await runPollingScenario(e2eTarget(e2e), sinks, log, timing)),
 		20 * MINUTE,
 	);
+	if (options.republish) {
+		it(
+			'unpublished, 2 movements made, published again: it goes on from its position, the 2 run once',
+			files.track(async () => await republish(e2eTarget(e2e), sinks.moves, log)),
+			5 * MINUTE,
+		);
+	}
 	return { files, e2e: () => e2e };
 }
 
@@ -113,39 +144,24 @@ function movementWorkflow(id: string, url: string, options: Record<string, unkno
 
 /**
  * The scenario's workflows (for startE2e): the example "low stock to chat, by polling", a watch of
- * new stock movements (Start From "Now") and the control (Start From "The Beginning").
+ * new stock movements (Start From "Now"), the control (Start From "The Beginning") and, with
+ * durable cursors, the forgotten start (Start From "Now").
  */
-function pollingWorkflows(sinks: PollingSinks): Workflow[] {
+export function pollingWorkflows(sinks: PollingSinks, durable: boolean): Workflow[] {
 	return [
 		wireExample(example(EXAMPLE_IDS.lowStockByPolling), { chatUrl: sinks.chat.url }),
 		movementWorkflow(MOVEMENTS, sinks.moves.url, {}),
 		movementWorkflow(CONTROL, sinks.control.url, { startFrom: 'beginning' }),
+		...(durable ? [movementWorkflow(FORGOTTEN, sinks.forgotten.url, {})] : []),
 	];
 }
 
-/** Clears a workflow's static data in n8n's database (n8n stopped), with n8n's own Node 24. */
-function clearStaticData(e2e: E2e, workflowId: string): void {
-	const database = path.join(e2e.userFolder, '.n8n', 'database.sqlite');
-	const script = `const { DatabaseSync } = require('node:sqlite');
-const db = new DatabaseSync(process.argv[1]);
-const r = db.prepare('UPDATE workflow_entity SET staticData = NULL WHERE id = ?').run(process.argv[2]);
-process.stdout.write(String(r.changes));`;
-	const changes = execFileSync(e2e.config.env.nodeBin, ['-e', script, database, workflowId], {
-		encoding: 'utf8',
-		stdio: ['ignore', 'pipe', 'ignore'],
-	});
-	assert.equal(changes, '1', `the static data of ${workflowId} was cleared`);
-}
-
 /** The stock movement journal's ids, oldest first. */
-async function journal(e2e: E2e): Promise<string[]> {
+async function journal(sandbox: Sandbox): Promise<string[]> {
 	const ids: string[] = [];
 	let cursor = '';
 	do {
-		const page = await erp(
-			e2e.sandbox,
-			`/stock/mouvements?limit=100${cursor && `&cursor=${cursor}`}`,
-		);
+		const page = await erp(sandbox, `/stock/mouvements?limit=100${cursor && `&cursor=${cursor}`}`);
 		ids.push(...page.data.map((m: { id: string }) => m.id));
 		cursor = page.pagination.next_cursor ?? '';
 	} while (cursor);
@@ -157,9 +173,16 @@ async function journal(e2e: E2e): Promise<string[]> {
  * yet: publish, stop n8n, make 25 movements and 3 crossings, start n8n: each once, in order;
  * restart: nothing again; the control (position cleared) repeats.
  */
-async function runPollingScenario(e2e: E2e, sinks: PollingSinks, log: Log): Promise<void> {
-	const { chat, moves, control } = sinks;
-	const sandbox = e2e.sandbox;
+export async function runPollingScenario(
+	target: PollingTarget,
+	sinks: PollingSinks,
+	log: Log,
+	timing: Timing,
+): Promise<void> {
+	const { chat, moves, control, forgotten } = sinks;
+	const activated = [EXAMPLE_IDS.lowStockByPolling, MOVEMENTS, CONTROL];
+	if (timing.durable) activated.push(FORGOTTEN);
+	const { sandbox, positions } = target;
 	const make = async (stock: number) =>
 		await erp(sandbox, '/articles', {
 			method: 'POST',
@@ -180,26 +203,33 @@ async function runPollingScenario(e2e: E2e, sinks: PollingSinks, log: Log): Prom
 	const b = await make(30);
 	await setStock(a.id, 25);
 	await setStock(b.id, 28);
-	const history = await journal(e2e);
+	const history = await journal(sandbox);
 	assert.ok(history.length >= 2);
 
-	for (const id of [EXAMPLE_IDS.lowStockByPolling, MOVEMENTS, CONTROL]) await e2e.rest.activate(id);
+	for (const id of activated) await target.rest().activate(id);
 	await expectCount('control posts of the history', history.length, sinkReading(control));
 	assert.deepEqual(control.messages, history);
 	assert.deepEqual(
-		[moves.messages, chat.messages],
-		[[], []],
+		[moves.messages, chat.messages, forgotten.messages],
+		[[], [], []],
 		'the first activation starts from now',
 	);
+	if (timing.durable) {
+		// Saved at publication, before any scheduled poll.
+		assert.deepEqual(positions.durableCursor(MOVEMENTS), {
+			watch: 'stockMovement',
+			position: history[history.length - 1],
+		});
+	}
 
 	log('stopping n8n');
-	await e2e.n8n!.stop();
+	await target.stop();
 	// 25 movements (stock adjustments), 3 of them crossings of seuil_alerte 10 (marked *).
 	for (const stock of [20, 15, 11, 10 /* * */, 8, 6, 12, 14, 9 /* * */, 7, 5])
 		await setStock(a.id, stock);
 	for (const stock of [26, 24, 22, 20, 18, 16, 14, 12, 11, 10 /* * */, 9, 8, 7, 6])
 		await setStock(b.id, stock);
-	const made = (await journal(e2e)).slice(history.length);
+	const made = (await journal(sandbox)).slice(history.length);
 	assert.equal(made.length, 25);
 	type Low = {
 		data: { designation: string; reference: string; stock: number; seuil_alerte: number };
@@ -212,25 +242,67 @@ async function runPollingScenario(e2e: E2e, sinks: PollingSinks, log: Log): Prom
 			`:warning: Low stock: ${data.designation} (${data.reference}) is down to ${data.stock}, alert threshold ${data.seuil_alerte}.`,
 	);
 	assert.equal(expectedAlerts.length, 3, 'the sandbox saw 3 crossings');
-	clearStaticData(e2e, CONTROL);
+	positions.clear(CONTROL);
+	if (timing.durable) positions.clear(FORGOTTEN);
 
 	log('starting n8n again');
-	await e2e.start();
-	await expectCount('posted movements', 25, sinkReading(moves));
+	await target.start();
+	const catchUp = { deadlineMs: timing.catchUpMs };
+	await expectCount('posted movements', 25, sinkReading(moves), catchUp);
 	assert.deepEqual(moves.messages, made, 'every movement once, in order');
-	await expectCount('chat messages', 3, sinkReading(chat));
+	await expectCount('chat messages', 3, sinkReading(chat), catchUp);
 	assert.deepEqual(chat.messages, expectedAlerts, 'every crossing once, in order');
 	// Control: the cleared position reads the journal from the beginning again.
-	await expectCount('control posts', history.length * 2 + 25, sinkReading(control));
+	await expectCount('control posts', history.length * 2 + 25, sinkReading(control), catchUp);
 	assert.ok(new Set(control.messages).size < control.messages.length, 'the control repeats');
 
 	log('restarting n8n: the positions saved with the catch-up hold');
-	await e2e.n8n!.stop();
-	await e2e.start();
+	await target.stop();
+	await target.start();
 	await expectCount('posted movements after a second restart', 25, sinkReading(moves), {
-		quietMs: 10_000,
+		quietMs: timing.restartQuietMs,
 	});
 	await expectCount('chat messages after a second restart', 3, sinkReading(chat), {
 		quietMs: 1_000,
 	});
+	if (timing.durable) {
+		// Control: a start forgotten while n8n was stopped (what n8n kept before the fix) starts
+		// from now again at its first poll: the 25 are skipped.
+		assert.deepEqual(forgotten.messages, [], 'the forgotten start posts none of the 25');
+		assert.equal(positions.durableCursor(FORGOTTEN).position, made[made.length - 1]);
+	}
+}
+
+/** Unpublishes the movements' workflow, makes 2 movements, publishes it again: the 2 run once. */
+export async function republish(target: PollingTarget, moves: ChatSink, log: Log): Promise<void> {
+	const before = moves.messages.length;
+	log('unpublishing the movements, 2 movements, publishing again');
+	await target.rest().deactivate(MOVEMENTS);
+	const sandbox = target.sandbox;
+	const known = (await journal(sandbox)).length;
+	const article = await erp(sandbox, '/articles', {
+		method: 'POST',
+		body: {
+			reference: `POLL-REPUB-${Date.now()}`,
+			designation: 'Republished mug',
+			prix_ht: 900,
+			tva: 2000,
+			stock: 40,
+			seuil_alerte: 5,
+		},
+	});
+	for (const stock of [38, 36])
+		await erp(sandbox, `/articles/${article.id}`, { method: 'PATCH', body: { stock } });
+	const made = (await journal(sandbox)).slice(known);
+	assert.ok(made.length >= 2);
+	await target.rest().activate(MOVEMENTS);
+	await expectCount(
+		'movements posted after publishing again',
+		before + made.length,
+		sinkReading(moves),
+		{
+			quietMs: 10_000,
+		},
+	);
+	assert.deepEqual(moves.messages.slice(before), made, 'from its position: each once, in order');
 }

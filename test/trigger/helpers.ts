@@ -7,8 +7,8 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 
 import type { IDataObject } from 'n8n-workflow';
-import { Webhook } from 'standardwebhooks';
 
+import { CREDENTIAL_REUSE_MS } from '../../nodes/ErpTrigger/credentialReuse';
 import { DEMO_KEYS, startSandbox } from '../../sandbox';
 import type { SandboxHandle } from '../../sandbox';
 import { ReplayMemory, replaceReplayMemory } from '../../nodes/ErpTrigger/replay';
@@ -82,7 +82,7 @@ export async function waitFor<T>(
 }
 
 export const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
-export const nowSeconds = () => Math.floor(Date.now() / 1000);
+export { nowSeconds } from './signed-delivery';
 
 /**
  * Stops the clock that the trigger reads (`Date`, in this test file's realm) at a fixed second,
@@ -114,42 +114,21 @@ export function freezeClock(): number {
 	return now;
 }
 
-export interface SignedDelivery {
-	headers: Record<string, string>;
-	body: string;
+/**
+ * Runs `check` with the trigger's clock (`Date`) CREDENTIAL_REUSE_MS later: a credential edited
+ * before it applies to the deliveries in `check` (nodes/ErpTrigger/credentialReuse.ts).
+ */
+export async function afterCredentialReuse<T>(check: () => Promise<T>): Promise<T> {
+	freezeClock();
+	jest.setSystemTime(Date.now() + CREDENTIAL_REUSE_MS);
+	try {
+		return await check();
+	} finally {
+		jest.useRealTimers();
+	}
 }
 
-/** An event body and Standard Webhooks headers signed by the reference library. */
-export function signedDelivery(
-	secret: string,
-	options: {
-		id?: string;
-		type?: string;
-		data?: IDataObject;
-		timestamp?: number;
-		body?: string;
-	} = {},
-): SignedDelivery {
-	const id = options.id ?? `evt_${randomBytes(12).toString('hex')}`;
-	const timestamp = options.timestamp ?? nowSeconds();
-	const body =
-		options.body ??
-		JSON.stringify({
-			id,
-			type: options.type ?? 'vente.creee',
-			created_at: new Date(timestamp * 1000).toISOString(),
-			data: options.data ?? { id: 'fac_test', total_ttc: 1200 },
-		});
-	return {
-		headers: {
-			'content-type': 'application/json',
-			'webhook-id': id,
-			'webhook-timestamp': String(timestamp),
-			'webhook-signature': new Webhook(secret).sign(id, new Date(timestamp * 1000), body),
-		},
-		body,
-	};
-}
+export { signedDelivery, type SignedDelivery } from './signed-delivery';
 
 /**
  * For a trigger test file's beforeAll: a sandbox without rate limit whose refused deliveries are
