@@ -48,7 +48,10 @@ export type QueueProcess = {
 export type QueueDeployment = {
 	/** n8n main: editor, REST API, triggers and activation. */
 	mainUrl: string;
-	/** The webhook processor: production webhooks (`/webhook/...`); N8N_WEBHOOK_URL points here. */
+	/**
+	 * The (first) webhook processor: production webhooks (`/webhook/...`); N8N_WEBHOOK_URL points
+	 * here unless `extraEnv` says otherwise (e.g. a load balancer in front of several).
+	 */
 	webhookUrl: string;
 	/** n8n's REST API on main, signed in as the owner. */
 	rest: N8nRest;
@@ -81,13 +84,11 @@ export type QueueOptions = {
 	workerConcurrency?: number;
 	/** A tarball made earlier (else the package is built and packed). */
 	tarball?: string;
+	/** Webhook processors (`n8n webhook`), default 1; the first is on `webhookUrl`. */
+	webhookProcessors?: number;
 	/** n8n settings for every n8n process, over the queue-mode ones (e.g. feature flags). */
 	extraEnv?: Record<string, string>;
 };
-
-function has(command: string): boolean {
-	return spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;
-}
 
 /** The newest PostgreSQL server's bin folder (Debian: /usr/lib/postgresql/<version>/bin). */
 function postgresBinDir(): string | undefined {
@@ -100,31 +101,40 @@ function postgresBinDir(): string | undefined {
 	return versions.length > 0 ? path.join(root, versions[0], 'bin') : undefined;
 }
 
+/** `command` is on the PATH. */
+export function has(command: string): boolean {
+	return spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;
+}
+
+/** Installs the Debian packages that are missing with apt-get (needs root); none: does nothing. */
+export function ensureDebianPackages(missing: string[], log: Log): void {
+	if (missing.length === 0) return;
+	if (process.getuid?.() !== 0) {
+		throw new Error(
+			`Queue mode needs ${missing.join(' and ')}: install them (apt-get install ${missing.join(' ')}) and try again.`,
+		);
+	}
+	log(`installing ${missing.join(', ')} with apt-get...`);
+	for (const args of [['update'], ['install', '-y', '--no-install-recommends', ...missing]]) {
+		const result = spawnSync('apt-get', args, {
+			env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+			encoding: 'utf8',
+			timeout: 15 * MINUTE,
+		});
+		if (result.status !== 0) {
+			throw new Error(
+				`apt-get ${args.join(' ')} failed:\n${(result.stderr || result.stdout).slice(-2000)}`,
+			);
+		}
+	}
+}
+
 /** Installs Debian's redis-server and postgresql when they are missing (needs root). */
 export function ensureRedisAndPostgres(log: Log): { redisServer: string; postgresBin: string } {
 	const missing: string[] = [];
 	if (!has('redis-server')) missing.push('redis-server');
 	if (!postgresBinDir()) missing.push('postgresql');
-	if (missing.length > 0) {
-		if (process.getuid?.() !== 0) {
-			throw new Error(
-				`Queue mode needs ${missing.join(' and ')}: install them (apt-get install ${missing.join(' ')}) and try again.`,
-			);
-		}
-		log(`installing ${missing.join(', ')} with apt-get...`);
-		for (const args of [['update'], ['install', '-y', '--no-install-recommends', ...missing]]) {
-			const result = spawnSync('apt-get', args, {
-				env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-				encoding: 'utf8',
-				timeout: 15 * MINUTE,
-			});
-			if (result.status !== 0) {
-				throw new Error(
-					`apt-get ${args.join(' ')} failed:\n${(result.stderr || result.stdout).slice(-2000)}`,
-				);
-			}
-		}
-	}
+	ensureDebianPackages(missing, log);
 	return { redisServer: 'redis-server', postgresBin: postgresBinDir()! };
 }
 
@@ -363,17 +373,21 @@ export async function startQueueDeployment(options: QueueOptions): Promise<Queue
 			return psql.stdout;
 		};
 
-		const webhookConfig = await configFor('webhook', webhookPort);
-		const webhook = await startN8n(webhookConfig, 4 * MINUTE, { command: ['webhook'] });
-		started.push({ name: 'webhook', running: webhook });
-		processes.push({
-			role: 'webhook',
-			name: 'webhook',
-			url: webhook.url,
-			log: webhookConfig.paths.n8nLog,
-			pid: webhook.pid,
-		});
-		log(`n8n webhook processor on ${webhook.url}`);
+		// Webhook processors: the first on webhookPort, the others (webhookProcessors > 1) on their own.
+		for (let i = 1; i <= (options.webhookProcessors ?? 1); i++) {
+			const name = i === 1 ? 'webhook' : `webhook-${i}`;
+			const webhookConfig = await configFor(name, i === 1 ? webhookPort : await freePort());
+			const webhook = await startN8n(webhookConfig, 4 * MINUTE, { command: ['webhook'] });
+			started.push({ name, running: webhook });
+			processes.push({
+				role: 'webhook',
+				name,
+				url: webhook.url,
+				log: webhookConfig.paths.n8nLog,
+				pid: webhook.pid,
+			});
+			log(`n8n webhook processor ${i} on ${webhook.url}`);
+		}
 
 		for (let i = 1; i <= workers; i++) {
 			const healthPort = await freePort();
