@@ -430,3 +430,10 @@ export async function startQueueDeployment(options: QueueOptions): Promise<Queue
 		throw new Error(message);
 	}
 }
+
+/** How many executions each worker has started so far (each worker logs the executions it starts). */
+export function startedPerWorker(q: Pick<QueueDeployment, 'processes'>): number[] {
+	return q.processes
+		.filter((p) => p.role === 'worker')
+		.map((p) => (fs.readFileSync(p.log, 'utf8').match(/Worker started execution/g) ?? []).length);
+}

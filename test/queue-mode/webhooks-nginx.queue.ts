@@ -16,12 +16,13 @@ import { afterAll, beforeAll, test } from '@jest/globals';
 
 import { startSandbox } from '../../sandbox';
 import type { SandboxHandle } from '../../sandbox';
-import { SANDBOX_CREDENTIAL } from '../../scripts/examples';
+import { EXAMPLE_IDS, loadExamples, SANDBOX_CREDENTIAL, wireExample } from '../../scripts/examples';
 import { freePort } from '../../scripts/n8n-instance';
 import { startNginx, type RunningNginx, type WebhookSite } from '../../scripts/nginx';
 import { startQueueDeployment, type QueueDeployment } from '../../scripts/queue-mode';
 import type { SignedDelivery } from '../trigger/helpers';
 import { expectRuns, stableRunCount } from '../e2e/count';
+import { workerCrashDuringBurst } from './worker-crash';
 import {
 	deliver,
 	DUPLICATE,
@@ -60,9 +61,15 @@ beforeAll(async () => {
 	const [recipePort, controlPort] = [await freePort(), await freePort()];
 	queue = await startQueueDeployment({
 		sandboxBaseUrl: sandbox.baseUrl,
-		workflows: [RECIPE, CONTROL].map((t) =>
-			triggerWorkflow(t.workflowId, t.hookId, 'automatic', SANDBOX_CREDENTIAL),
-		),
+		workflows: [
+			...[RECIPE, CONTROL].map((t) =>
+				triggerWorkflow(t.workflowId, t.hookId, 'automatic', SANDBOX_CREDENTIAL),
+			),
+			...loadExamples()
+				.map(({ workflow }) => workflow)
+				.filter((w) => w.id === EXAMPLE_IDS.orderToInvoice)
+				.map((w) => wireExample(w, { chatUrl: 'http://127.0.0.1:9/unused' })),
+		],
 		log,
 		webhookProcessors: 2,
 		extraEnv: {
@@ -185,4 +192,22 @@ test(
 		assert.ok(count > DELIVERIES, `${count} runs`);
 	},
 	15 * MINUTE,
+);
+
+test(
+	'kill -9 of one worker during the 40-order burst through nginx: unanswered orders resent (same body), each order one invoice and one settlement',
+	async () => {
+		const q = queue!;
+		await q.rest.activate(EXAMPLE_IDS.orderToInvoice);
+		const order = loadExamples().find(
+			({ workflow }) => workflow.id === EXAMPLE_IDS.orderToInvoice,
+		)!;
+		const webhookPath = String(
+			order.workflow.nodes.find((n) => n.type === 'n8n-nodes-base.webhook')!.parameters.path,
+		);
+		await workerCrashDuringBurst(q, sandbox, `${recipe!.url}/webhook/${webhookPath}`, (line) =>
+			log(`worker crash: ${line}`),
+		);
+	},
+	20 * MINUTE,
 );
