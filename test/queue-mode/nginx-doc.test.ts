@@ -14,7 +14,7 @@ const GUIDE = path.join(__dirname, '../../docs/production-recipes.md');
 
 test('docs/production-recipes.md shows the nginx configuration the queue-mode test uses, line for line', () => {
 	const guide = fs.readFileSync(GUIDE, 'utf8');
-	const block = /<!-- nginx: webhookSite\(DOC_SITE\) -->\n```nginx\n([\s\S]*?)```/.exec(guide);
+	const block = /<!-- nginx: webhookSite\(DOC_SITE\) -->\n+```nginx\n([\s\S]*?)```/.exec(guide);
 	assert.ok(block, 'the guide has the nginx block after its marker');
 	assert.equal(block[1], webhookSite(DOC_SITE));
 });
