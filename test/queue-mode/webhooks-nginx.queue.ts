@@ -22,6 +22,7 @@ import { startNginx, type RunningNginx, type WebhookSite } from '../../scripts/n
 import { startQueueDeployment, type QueueDeployment } from '../../scripts/queue-mode';
 import type { SignedDelivery } from '../trigger/helpers';
 import { expectRuns, stableRunCount } from '../e2e/count';
+import { processorCrashDuringDeliveries } from './processor-crash';
 import { workerCrashDuringBurst } from './worker-crash';
 import {
 	deliver,
@@ -195,9 +196,23 @@ test(
 );
 
 test(
+	"kill -9 of the webhook processor that has the trigger's path, while the ERP delivers 40 events: its retries deliver every one, each runs once",
+	async () => {
+		const q = queue!;
+		await q.rest.deactivate(CONTROL.workflowId);
+		await processorCrashDuringDeliveries(q, sandbox, recipe!, RECIPE, (line) =>
+			log(`processor crash: ${line}`),
+		);
+	},
+	10 * MINUTE,
+);
+
+test(
 	'kill -9 of one worker during the 40-order burst through nginx: unanswered orders resent (same body), each order one invoice and one settlement',
 	async () => {
 		const q = queue!;
+		// The burst's own events (invoices, settlements) would start trigger runs: not counted here.
+		await q.rest.deactivate(RECIPE.workflowId);
 		await q.rest.activate(EXAMPLE_IDS.orderToInvoice);
 		const order = loadExamples().find(
 			({ workflow }) => workflow.id === EXAMPLE_IDS.orderToInvoice,
