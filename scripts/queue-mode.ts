@@ -66,7 +66,9 @@ export type QueueDeployment = {
 	sql(query: string): string;
 	/** Stops n8n main (the other processes go on). */
 	stopMain(): Promise<void>;
-	/** Starts n8n main again after stopMain, signed in as the owner. */
+	/** kill -9 of n8n main (its process group, as when its machine dies); the others go on. */
+	killMain(): Promise<void>;
+	/** Starts n8n main again after stopMain or killMain, signed in as the owner. */
 	startMain(): Promise<void>;
 	/** Stops workers, webhook processor, main, Redis and PostgreSQL; removes the folder. Idempotent. */
 	stop(): Promise<void>;
@@ -350,6 +352,11 @@ export async function startQueueDeployment(options: QueueOptions): Promise<Queue
 			}
 		};
 		const stopMain = async () => await started[mainSlot].running.stop();
+		const killMain = async () => {
+			const main = started[mainSlot].running;
+			process.kill(-main.pid, 'SIGKILL');
+			await main.exited;
+		};
 		await startMain();
 		const sql = (query: string) => {
 			const psql = spawnSync(
@@ -421,6 +428,7 @@ export async function startQueueDeployment(options: QueueOptions): Promise<Queue
 			logs,
 			sql,
 			stopMain,
+			killMain,
 			startMain,
 			stop,
 		};
