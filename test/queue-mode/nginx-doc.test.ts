@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- reads the docs, not a node */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- reads the docs, not a node */
 /**
  * The Production guide's nginx configuration is the one `npm run test:queue` runs
  * (scripts/nginx.ts, `webhookSite`), with the guide's addresses: line for line.
