@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import type { SandboxHandle } from '../../sandbox';
 import type { RunningNginx } from '../../scripts/nginx';
 import type { QueueDeployment } from '../../scripts/queue-mode';
-import { expectRuns, stableRunCount } from '../e2e/count';
+import { expectRuns, readRuns, stableRunCount } from '../e2e/count';
 import { waitFor } from '../trigger/helpers';
 
 const EVENTS = 40;
@@ -81,9 +81,15 @@ export async function processorCrashDuringDeliveries(
 	process.kill(-victim.pid, 'SIGKILL');
 	log(`killed ${victim.name} (${upstream}), which had the trigger's path`);
 	await emitting;
-	const runs = await expectRuns(q.rest, trigger.workflowId, runsBefore + EVENTS, {
+	// The figures are printed before any check fails.
+	let failure: Error | undefined;
+	const counted = await expectRuns(q.rest, trigger.workflowId, runsBefore + EVENTS, {
 		deadlineMs: 3 * 60_000,
+	}).catch((error: Error) => {
+		failure = error;
+		return undefined;
 	});
+	const runs = counted ?? (await readRuns(q.rest, trigger.workflowId)).detail!;
 	const mine = (await attempts()).slice(seen).filter((a) => ids.includes(a.event_id));
 	const failed = mine.filter((a) => !a.ok);
 	const retried = new Set(failed.map((a) => a.event_id));
@@ -99,8 +105,9 @@ export async function processorCrashDuringDeliveries(
 	process.stdout.write(
 		`# webhook processor kill -9 during ${EVENTS} deliveries: ${failed.length} attempts failed at the kill ` +
 			`(${JSON.stringify([...new Set(failed.map((a) => a.status ?? a.error))])}), ${retried.size} events retried, ` +
-			`${delivered.size} of ${EVENTS} delivered, ${runs.length - runsBefore} runs; processors that took the path: ${JSON.stringify(after)}\n`,
+			`${delivered.size} of ${EVENTS} answered 2xx, ${runs.length - runsBefore} runs; processors that took the path: ${JSON.stringify(after)}\n`,
 	);
+	if (failure) throw failure;
 	assert.equal(delivered.size, EVENTS, 'every event delivered');
 	assert.ok(retried.size > 0, 'the kill hit deliveries in flight, which the ERP retried');
 }
