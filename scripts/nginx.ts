@@ -159,8 +159,9 @@ export async function startNginx(
 				.split('\n')
 				.filter(Boolean)
 				.map((line) => {
-					const [method, uri, status, upstream] = line.split(' ');
-					return { method, path: uri, status: Number(status), upstream };
+					// $upstream_addr lists every processor tried ("a, b"), last.
+					const [method, uri, status, ...upstream] = line.split(' ');
+					return { method, path: uri, status: Number(status), upstream: upstream.join(' ') };
 				}),
 	};
 }
