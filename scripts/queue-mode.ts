@@ -223,6 +223,8 @@ export async function startQueueDeployment(options: QueueOptions): Promise<Queue
 			'max_connections=200',
 		]);
 		const isReady = path.join(postgresBin, 'pg_isready');
+		/** How pg_isready and psql reach the database n8n uses. */
+		const connection = ['-h', '127.0.0.1', '-p', String(pgPort), '-U', 'n8n', '-d', 'postgres'];
 		started.push({
 			name: 'postgres',
 			running: await startBackground({
@@ -231,17 +233,7 @@ export async function startQueueDeployment(options: QueueOptions): Promise<Queue
 				cwd: folder,
 				env: process.env,
 				logFile: pgLog,
-				ready: async () =>
-					spawnSync(isReady, [
-						'-h',
-						'127.0.0.1',
-						'-p',
-						String(pgPort),
-						'-U',
-						'n8n',
-						'-d',
-						'postgres',
-					]).status === 0,
+				ready: async () => spawnSync(isReady, connection).status === 0,
 				timeoutMs: 2 * MINUTE,
 				stopSignal: 'SIGINT', // fast shutdown
 			}),
@@ -359,23 +351,10 @@ export async function startQueueDeployment(options: QueueOptions): Promise<Queue
 		};
 		await startMain();
 		const sql = (query: string) => {
-			const psql = spawnSync(
-				path.join(postgresBin, 'psql'),
-				[
-					'-h',
-					'127.0.0.1',
-					'-p',
-					String(pgPort),
-					'-U',
-					'n8n',
-					'-d',
-					'postgres',
-					'-At',
-					'-c',
-					query,
-				],
-				{ encoding: 'utf8', timeout: MINUTE },
-			);
+			const psql = spawnSync(path.join(postgresBin, 'psql'), [...connection, '-At', '-c', query], {
+				encoding: 'utf8',
+				timeout: MINUTE,
+			});
 			if (psql.status !== 0) throw new Error(`psql failed: ${psql.stderr}`);
 			return psql.stdout;
 		};

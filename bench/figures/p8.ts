@@ -1,10 +1,12 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals */
 // P8 a burst of events at n8n's own speed: in one real n8n (regular mode, the default version),
 // 300 signed deliveries, 20 at a time, to an ERP Trigger with manual registration (the webhook
 // secret in the credential), and 300 to n8n's own Webhook node in the same n8n, same run,
 // alternated: the time from the first delivery until n8n has recorded every execution as
 // finished. Target: the ERP Trigger within 1.2× the Webhook node, every delivery run once (each
-// accepted, counted at the end and again after a quiet period: no late extra run).
+// accepted, counted at the end and again after a quiet period: no late extra run). Beside them,
+// n8n's Webhook node with Header Auth: n8n's own trigger with a credential, which n8n checks and
+// reads for each request as it does for the ERP Trigger.
 import { DEMO_KEYS } from '../../sandbox';
 import { importCredentials, keepFilesOnFailure } from '../../scripts/n8n-instance';
 import type { N8nRest } from '../../scripts/n8n-instance';
@@ -19,19 +21,31 @@ const CREDENTIAL = { id: 'ErpBenchP8Manual', name: 'ERP sandbox (P8 manual secre
 const SECRET = `whsec_${Buffer.from('bench-p8-manual-registration-32b').toString('base64')}`;
 const ERP = { id: 'ErpBenchP8Trigr1', hookId: '8a4f2c1e-3b5d-4e6f-8a9b-0c1d2e3f4a51' };
 const WEBHOOK = { id: 'ErpBenchP8Webhk1', hookId: '8a4f2c1e-3b5d-4e6f-8a9b-0c1d2e3f4a52' };
+const HEADER_AUTH = { id: 'ErpBenchP8Webhk2', hookId: '8a4f2c1e-3b5d-4e6f-8a9b-0c1d2e3f4a53' };
+const HEADER_CREDENTIAL = { id: 'ErpBenchP8Header', name: 'P8 header auth' };
+const HEADER = { name: 'X-P8-Key', value: 'p8-header-auth-value' };
+const CONTENDERS = ['webhook', 'erp', 'headerAuth'] as const;
+type Contender = (typeof CONTENDERS)[number];
+const LABELS: Record<Contender, string> = {
+	erp: 'ERP Trigger',
+	webhook: 'Webhook node',
+	headerAuth: 'Webhook node with Header Auth',
+};
 
 export interface P8Result {
 	deliveries: number;
 	concurrency: number;
 	n8nVersion: string;
-	/** Seconds until every execution was recorded, per round. */
-	erpSeconds: number[];
-	webhookSeconds: number[];
-	/** ERP Trigger time / Webhook node time, per round (rounds alternate which goes first). */
+	/** Seconds until every execution was recorded, per contender and round. */
+	seconds: Record<Contender, number[]>;
+	/** Seconds until every delivery was answered, per contender and round. */
+	answeredSeconds: Record<Contender, number[]>;
+	/** ERP Trigger time / Webhook node time, per round (rounds rotate which goes first). */
 	ratio: Summary;
-	/** Executions recorded per delivery (1 each, every round), and deliveries not answered 200. */
-	erpRunsPerDelivery: number;
-	webhookRunsPerDelivery: number;
+	/** Webhook node with Header Auth time / Webhook node time, per round. */
+	headerAuthRatio: Summary;
+	/** Executions recorded per delivery, per contender (1 each), and deliveries not answered 200. */
+	runsPerDelivery: Record<Contender, number>;
 	refused: number;
 }
 
@@ -56,6 +70,21 @@ function workflows() {
 				parameters: { httpMethod: 'POST', path: 'p8-webhook', options: {} },
 			},
 		]),
+		chainWorkflow(HEADER_AUTH.id, "P8: n8n's Webhook node with Header Auth", [
+			{
+				name: 'Webhook',
+				type: 'n8n-nodes-base.webhook',
+				typeVersion: 2.1,
+				webhookId: HEADER_AUTH.hookId,
+				credentials: { httpHeaderAuth: HEADER_CREDENTIAL },
+				parameters: {
+					httpMethod: 'POST',
+					path: 'p8-webhook-auth',
+					authentication: 'headerAuth',
+					options: {},
+				},
+			},
+		]),
 	];
 }
 
@@ -76,11 +105,11 @@ async function finishedRuns(rest: N8nRest, workflowId: string): Promise<number> 
  */
 async function burst(
 	rest: N8nRest,
-	target: { url: string; workflowId: string },
+	target: { url: string; workflowId: string; headers?: Record<string, string> },
 	count: number,
 	expectedTotal: number,
 	tag: string,
-): Promise<{ seconds: number; refused: number }> {
+): Promise<{ seconds: number; answeredSeconds: number; refused: number }> {
 	const deliveries = Array.from({ length: count }, (_, i) =>
 		signedDelivery(SECRET, { id: `evt_p8_${tag}_${i}`, type: 'stock.bas' }),
 	);
@@ -92,7 +121,7 @@ async function burst(
 			const delivery = deliveries[next++];
 			const response = await fetch(target.url, {
 				method: 'POST',
-				headers: delivery.headers,
+				headers: { ...delivery.headers, ...target.headers },
 				body: delivery.body,
 				signal: AbortSignal.timeout(120_000),
 			});
@@ -101,12 +130,13 @@ async function burst(
 		}
 	};
 	await Promise.all(Array.from({ length: CONCURRENCY }, sender));
+	const answeredSeconds = (performance.now() - started) / 1000;
 	const deadline = Date.now() + 10 * 60_000;
 	while ((await finishedRuns(rest, target.workflowId)) < expectedTotal) {
 		if (Date.now() > deadline) throw new Error(`P8 ${tag}: executions not all recorded in 10 min`);
 		await new Promise((resolve) => setTimeout(resolve, 100));
 	}
-	return { seconds: (performance.now() - started) / 1000, refused };
+	return { seconds: (performance.now() - started) / 1000, answeredSeconds, refused };
 }
 
 export async function runP8(context: FigureContext): Promise<P8Result> {
@@ -136,53 +166,64 @@ export async function runP8(context: FigureContext): Promise<P8Result> {
 							webhookSecret: SECRET,
 						},
 					},
+					{ ...HEADER_CREDENTIAL, type: 'httpHeaderAuth', data: { ...HEADER } },
 				],
 				log,
 			),
 	});
 	try {
 		const rest = e2e.rest;
-		for (const id of [ERP.id, WEBHOOK.id]) await rest.activate(id);
+		for (const id of [ERP.id, WEBHOOK.id, HEADER_AUTH.id]) await rest.activate(id);
 		const base = e2e.n8n!.url;
-		const targets = {
+		const targets: Record<Contender, Parameters<typeof burst>[1]> = {
 			erp: { url: `${base}/webhook/${ERP.hookId}/erp`, workflowId: ERP.id },
 			webhook: { url: `${base}/webhook/p8-webhook`, workflowId: WEBHOOK.id },
+			headerAuth: {
+				url: `${base}/webhook/p8-webhook-auth`,
+				workflowId: HEADER_AUTH.id,
+				headers: { [HEADER.name]: HEADER.value },
+			},
 		};
+		const perContender = () =>
+			({ erp: [], webhook: [], headerAuth: [] }) as Record<Contender, number[]>;
 		// Warm-up: a few deliveries each (first loads, compiled paths), counted in the totals.
 		const warm = 5;
-		for (const name of ['erp', 'webhook'] as const)
-			await burst(rest, targets[name], warm, warm, `warm_${name}`);
-		const seconds = { erp: [] as number[], webhook: [] as number[] };
+		for (const name of CONTENDERS) await burst(rest, targets[name], warm, warm, `warm_${name}`);
+		const seconds = perContender();
+		const answered = perContender();
 		let refused = 0;
 		for (let round = 0; round < rounds; round++) {
-			const order = round % 2 === 0 ? (['webhook', 'erp'] as const) : (['erp', 'webhook'] as const);
+			// Each round starts with the next contender.
+			const order = CONTENDERS.map((_, i) => CONTENDERS[(i + round) % CONTENDERS.length]);
 			for (const name of order) {
 				const total = warm + deliveries * (round + 1);
-				log(
-					`round ${round + 1}: ${deliveries} deliveries to the ${name === 'erp' ? 'ERP Trigger' : 'Webhook node'}`,
-				);
+				log(`round ${round + 1}: ${deliveries} deliveries to the ${LABELS[name]}`);
 				const result = await burst(rest, targets[name], deliveries, total, `${name}_${round}`);
 				seconds[name].push(result.seconds);
+				answered[name].push(result.answeredSeconds);
 				refused += result.refused;
-				log(`${name}: ${fixed(1)(result.seconds)} s`);
+				log(
+					`${LABELS[name]}: answered in ${fixed(1)(result.answeredSeconds)} s, recorded in ${fixed(1)(result.seconds)} s`,
+				);
 			}
 		}
 		// Exactly once: no late extra execution after a quiet period.
 		await new Promise((resolve) => setTimeout(resolve, 5000));
 		const total = warm + deliveries * rounds;
-		const [erpRuns, webhookRuns] = await Promise.all([
-			finishedRuns(rest, ERP.id),
-			finishedRuns(rest, WEBHOOK.id),
-		]);
+		const runsPerDelivery = {} as Record<Contender, number>;
+		for (const name of CONTENDERS)
+			runsPerDelivery[name] = (await finishedRuns(rest, targets[name].workflowId)) / total;
+		const against = (name: Contender) =>
+			summarize(seconds[name].map((s, i) => s / seconds.webhook[i]));
 		return {
 			deliveries,
 			concurrency: CONCURRENCY,
 			n8nVersion: e2e.config.env.version,
-			erpSeconds: seconds.erp,
-			webhookSeconds: seconds.webhook,
-			ratio: summarize(seconds.erp.map((s, i) => s / seconds.webhook[i])),
-			erpRunsPerDelivery: erpRuns / total,
-			webhookRunsPerDelivery: webhookRuns / total,
+			seconds,
+			answeredSeconds: answered,
+			ratio: against('erp'),
+			headerAuthRatio: against('headerAuth'),
+			runsPerDelivery,
 			refused,
 		};
 	} finally {
@@ -193,8 +234,12 @@ export async function runP8(context: FigureContext): Promise<P8Result> {
 /** P8's rows in the bench table (bench/report.ts). */
 export function p8Rows(p8: P8Result): Array<[string, string, string, string]> {
 	const met = (ok: boolean) => (ok ? 'yes' : '**no**');
-	const secs = (values: number[]) => values.map((v) => `${fixed(1)(v)} s`).join(', ');
+	const times = (name: Contender) =>
+		p8.seconds[name]
+			.map((v, i) => `${fixed(1)(v)} s (${fixed(1)(p8.answeredSeconds[name][i])} s)`)
+			.join(', ');
 	const head = `P8 ${p8.deliveries} signed deliveries, ${p8.concurrency} at a time, n8n ${p8.n8nVersion}`;
+	const once = CONTENDERS.every((name) => p8.runsPerDelivery[name] === 1) && p8.refused === 0;
 	return [
 		[
 			`${head} · ERP Trigger (manual registration) time / Webhook node time, until every execution is recorded`,
@@ -203,16 +248,22 @@ export function p8Rows(p8: P8Result): Array<[string, string, string, string]> {
 			met(p8.ratio.median <= P8_TARGET),
 		],
 		[
-			`${head} · ERP Trigger / Webhook node, per round`,
-			`${secs(p8.erpSeconds)} / ${secs(p8.webhookSeconds)}`,
+			`${head} · n8n's Webhook node with Header Auth (a credential) time / Webhook node time`,
+			formatSummary(p8.headerAuthRatio, (v) => `${fixed(2)(v)}×`),
 			'',
 			'',
 		],
+		...CONTENDERS.map((name): [string, string, string, string] => [
+			`${head} · ${LABELS[name]}, per round: every execution recorded (every delivery answered)`,
+			times(name),
+			'',
+			'',
+		]),
 		[
-			`${head} · executions per delivery (ERP Trigger / Webhook node), deliveries not answered 200`,
-			`${p8.erpRunsPerDelivery} / ${p8.webhookRunsPerDelivery}, ${p8.refused}`,
-			'1 / 1, 0',
-			met(p8.erpRunsPerDelivery === 1 && p8.webhookRunsPerDelivery === 1 && p8.refused === 0),
+			`${head} · executions per delivery (${CONTENDERS.map((name) => LABELS[name]).join(' / ')}), deliveries not answered 200`,
+			`${CONTENDERS.map((name) => p8.runsPerDelivery[name]).join(' / ')}, ${p8.refused}`,
+			'1 each, 0',
+			met(once),
 		],
 	];
 }

@@ -30,7 +30,7 @@ import {
 } from './events';
 import { verifySignature, type WebhookHeaders } from './signature';
 import { replayMemory } from './replay';
-import { checkExists, create, isManual, remove, resolveVerification } from './webhookLifecycle';
+import { checkExists, create, deliveryVerification, isManual, remove } from './webhookLifecycle';
 
 const DEFAULT_TOLERANCE_SECONDS = 300;
 /** Delivery headers never copied into the output item. */
@@ -206,7 +206,7 @@ export class ErpTrigger implements INodeType {
 		const options = readOptions(this);
 		const { toleranceSeconds } = options;
 
-		const { secret, conventions } = await resolveVerification(this);
+		const { secret, conventions } = await deliveryVerification(this);
 		if (secret === undefined) {
 			return answer(this, 401, {
 				error: 'not_configured',

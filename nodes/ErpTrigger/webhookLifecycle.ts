@@ -21,6 +21,7 @@ import { readConventions } from '../shared/conventions';
 import type { ApiConventions } from '../shared/conventions';
 import { unlessNotFound } from '../shared/notFound';
 import { erpApiRequest, erpPaginate, getGuardedCredentials } from '../shared/transport';
+import { reusedCredentialRead } from './credentialReuse';
 import { normalizeEvents, sameEvents } from './events';
 import { isUsableSecret } from './signature';
 
@@ -73,19 +74,31 @@ async function conventionsOf(context: TriggerContext): Promise<ApiConventions> {
 	return readConventions(await getGuardedCredentials(context), context.getNode());
 }
 
-/**
- * What deliveries are verified with: the credential's conventions, and the secret (the
- * registration's in automatic mode, the credential's Webhook Secret in manual mode; undefined when
- * there is none or the signature scheme cannot use it).
- */
-export async function resolveVerification(
-	context: TriggerContext,
-): Promise<{ conventions: ApiConventions; secret?: string }> {
+/** What verification takes from the credential: its conventions and (manual mode) its secret. */
+type CredentialPart = { conventions: ApiConventions; webhookSecret?: unknown };
+
+async function credentialPart(context: TriggerContext): Promise<CredentialPart> {
 	// Guarded like every request: a credential refused for API calls is refused here too.
 	const credentials = await getGuardedCredentials(context);
 	const conventions = readConventions(credentials, context.getNode());
+	return isManual(context)
+		? { conventions, webhookSecret: credentials.webhookSecret }
+		: { conventions };
+}
+
+/**
+ * What deliveries are verified with: the credential's conventions, and the secret (the
+ * registration's in automatic mode, the credential's Webhook Secret in manual mode; undefined when
+ * there is none or the signature scheme cannot use it). `part` is the credential's part, read now
+ * or reused.
+ */
+async function verification(
+	context: TriggerContext,
+	part: Promise<CredentialPart>,
+): Promise<{ conventions: ApiConventions; secret?: string }> {
+	const { conventions, webhookSecret } = await part;
 	const secret = isManual(context)
-		? credentials.webhookSecret
+		? webhookSecret
 		: context.getWorkflowStaticData('node')[STATIC_KEYS.secret];
 	if (typeof secret !== 'string') return { conventions };
 	const trimmed = secret.trim();
@@ -94,9 +107,15 @@ export async function resolveVerification(
 		: { conventions };
 }
 
+/** For a delivery: verification with the credential read of the last seconds (credentialReuse.ts). */
+export async function deliveryVerification(context: IWebhookFunctions) {
+	const part = reusedCredentialRead(context, async () => await credentialPart(context));
+	return await verification(context, part);
+}
+
 async function checkManual(context: IHookFunctions): Promise<boolean> {
 	selectedEvents(context);
-	if ((await resolveVerification(context)).secret === undefined) {
+	if ((await verification(context, credentialPart(context))).secret === undefined) {
 		throw new NodeOperationError(
 			context.getNode(),
 			'Manual registration needs the webhook secret: set Webhook Secret in the ERP credential',

@@ -11,6 +11,24 @@ import type { Workflow } from '../../scripts/examples';
 import type { CredentialImport, N8nConfig } from '../../scripts/n8n-instance';
 import { manualWorkflow, type ApiJson, type Sandbox } from './helpers';
 
+/** POST /oauth/token as the demo client (HTTP Basic), with `params` as the form. */
+export async function tokenRequest(
+	sandbox: Sandbox,
+	params: Record<string, string>,
+): Promise<Response> {
+	const basic = Buffer.from(
+		`${DEMO_OAUTH_CLIENT.clientId}:${DEMO_OAUTH_CLIENT.clientSecret}`,
+	).toString('base64');
+	return await fetch(`${sandbox.url}/oauth/token`, {
+		method: 'POST',
+		headers: {
+			authorization: `Basic ${basic}`,
+			'content-type': 'application/x-www-form-urlencoded',
+		},
+		body: new URLSearchParams(params).toString(),
+	});
+}
+
 /**
  * What n8n's "Connect my account" does for a PKCE credential: authorize with an S256 challenge
  * (the sandbox approves at once and redirects with a code), then exchange the code with the
@@ -42,21 +60,11 @@ export async function pkceToken(
 	const code = location.searchParams.get('code');
 	assert.ok(code, `no code in ${location.toString()}`);
 
-	const basic = Buffer.from(
-		`${DEMO_OAUTH_CLIENT.clientId}:${DEMO_OAUTH_CLIENT.clientSecret}`,
-	).toString('base64');
-	const response = await fetch(`${sandbox.url}/oauth/token`, {
-		method: 'POST',
-		headers: {
-			authorization: `Basic ${basic}`,
-			'content-type': 'application/x-www-form-urlencoded',
-		},
-		body: new URLSearchParams({
-			grant_type: 'authorization_code',
-			code,
-			redirect_uri: redirectUri,
-			code_verifier: verifier,
-		}).toString(),
+	const response = await tokenRequest(sandbox, {
+		grant_type: 'authorization_code',
+		code,
+		redirect_uri: redirectUri,
+		code_verifier: verifier,
 	});
 	const token = (await response.json()) as ApiJson;
 	assert.equal(response.status, 200, JSON.stringify(token));
@@ -72,7 +80,12 @@ export function apiRequestWorkflow(
 	name: string,
 	parameters: Record<string, unknown>,
 ): Workflow {
-	return manualWorkflow(id, name, {
+	return manualWorkflow(id, name, apiRequestNode(parameters));
+}
+
+/** ERP › API Request › GET with the OAuth2 credential (`parameters`: path, query, ...). */
+export function apiRequestNode(parameters: Record<string, unknown>) {
+	return {
 		name: 'ERP API Request',
 		type: 'n8n-nodes-erp.erp',
 		credentials: { erpOAuth2Api: PAYROLL_CREDENTIAL },
@@ -83,7 +96,7 @@ export function apiRequestWorkflow(
 			method: 'GET',
 			...parameters,
 		},
-	});
+	};
 }
 
 /**

@@ -15,13 +15,13 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { afterAll, beforeAll, test } from '@jest/globals';
 
-import { DEMO_OAUTH_CLIENT, sandboxRequests, startSandbox } from '../../sandbox';
+import { sandboxRequests, startSandbox } from '../../sandbox';
 import type { SandboxHandle } from '../../sandbox';
 import { importCredentials } from '../../scripts/n8n-instance';
 import { startQueueDeployment, type QueueDeployment } from '../../scripts/queue-mode';
 import { expectRuns } from '../e2e/count';
 import { chainWorkflow, erp } from '../e2e/helpers';
-import { PAYROLL_CREDENTIAL, payrollCredential } from '../e2e/oauth';
+import { apiRequestNode, payrollCredential, tokenRequest } from '../e2e/oauth';
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
 
@@ -51,20 +51,11 @@ function slipsWorkflow() {
 				options: {},
 			},
 		},
-		{
-			name: 'ERP API Request',
-			type: 'n8n-nodes-erp.erp',
-			credentials: { erpOAuth2Api: PAYROLL_CREDENTIAL },
-			parameters: {
-				authentication: 'oAuth2',
-				resource: 'apiRequest',
-				operation: 'send',
-				method: 'GET',
-				path: '/paie/bulletins',
-				queryParameters: { parameter: [{ name: 'periode', value: '2025-12' }] },
-				returnAll: true,
-			},
-		},
+		apiRequestNode({
+			path: '/paie/bulletins',
+			queryParameters: { parameter: [{ name: 'periode', value: '2025-12' }] },
+			returnAll: true,
+		}),
 	]);
 }
 
@@ -171,19 +162,9 @@ test(
 
 test('control: a refresh token already used (an uncoordinated second refresh) is refused and counted', async () => {
 	const before = await tokenRequests();
-	const basic = Buffer.from(
-		`${DEMO_OAUTH_CLIENT.clientId}:${DEMO_OAUTH_CLIENT.clientSecret}`,
-	).toString('base64');
-	const response = await fetch(`${sandbox.url}/oauth/token`, {
-		method: 'POST',
-		headers: {
-			authorization: `Basic ${basic}`,
-			'content-type': 'application/x-www-form-urlencoded',
-		},
-		body: new URLSearchParams({
-			grant_type: 'refresh_token',
-			refresh_token: refreshToken,
-		}).toString(),
+	const response = await tokenRequest(sandbox, {
+		grant_type: 'refresh_token',
+		refresh_token: refreshToken,
 	});
 	assert.equal(response.status, 400);
 	assert.equal(((await response.json()) as { error: string }).error, 'invalid_grant');

@@ -75,6 +75,8 @@ const attemptsTo = async (trigger: TriggerHandle): Promise<IDataObject[]> =>
  * One event, emitted once, delivered to the variant's trigger (accepted: exactly one run with
  * that event) and to the control (refused with `controlStatus` on both attempts: no run).
  */
+let runs = 0;
+
 async function deliveredToOneOnly(
 	variant: Partial<SandboxConventions>,
 	conventions: ICredentialDataDecryptedObject,
@@ -82,8 +84,11 @@ async function deliveredToOneOnly(
 	controlConventions?: ICredentialDataDecryptedObject,
 ): Promise<IDataObject> {
 	await play(variant);
-	const custom = await listening(`conv-custom-${controlStatus}`, conventions);
-	const defaults = await listening(`conv-control-${controlStatus}`, controlConventions);
+	// One workflow id per test: a trigger node keeps its credential read for a few seconds
+	// (nodes/ErpTrigger/credentialReuse.ts), and each test here gives it other conventions.
+	const run = ++runs;
+	const custom = await listening(`conv-custom-${controlStatus}-${run}`, conventions);
+	const defaults = await listening(`conv-control-${controlStatus}-${run}`, controlConventions);
 	const id = await emit('stock.bas', { article_id: 'art_00000007', stock: 3 });
 	const refused = await waitFor('both attempts to the control', async () => {
 		const attempts = await attemptsTo(defaults.trigger);

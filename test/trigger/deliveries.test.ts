@@ -15,6 +15,7 @@ import type { TriggerHandle, TriggerListener } from '../harness';
 import {
 	api,
 	control,
+	afterCredentialReuse,
 	freezeClock,
 	newSecret,
 	nowSeconds,
@@ -467,7 +468,10 @@ describe('options and manual mode', () => {
 			environment: 'sandbox',
 			baseUrl: sandbox.baseUrl,
 		});
-		const unsigned = await trigger.deliver(signedDelivery(secret, { type: 'paie.validee' }));
+		// The credential read of the last CREDENTIAL_REUSE_MS serves deliveries: the edit applies after.
+		const unsigned = await afterCredentialReuse(
+			async () => await trigger.deliver(signedDelivery(secret, { type: 'paie.validee' })),
+		);
 		assert.equal(unsigned.status, 401);
 		assert.equal(unsigned.items, undefined);
 		await trigger.deactivate();

@@ -8,6 +8,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 
 import type { IDataObject } from 'n8n-workflow';
 
+import { CREDENTIAL_REUSE_MS } from '../../nodes/ErpTrigger/credentialReuse';
 import { DEMO_KEYS, startSandbox } from '../../sandbox';
 import type { SandboxHandle } from '../../sandbox';
 import { ReplayMemory, replaceReplayMemory } from '../../nodes/ErpTrigger/replay';
@@ -111,6 +112,20 @@ export function freezeClock(): number {
 	});
 	jest.setSystemTime(now * 1000 + 500);
 	return now;
+}
+
+/**
+ * Runs `check` with the trigger's clock (`Date`) CREDENTIAL_REUSE_MS later: a credential edited
+ * before it applies to the deliveries in `check` (nodes/ErpTrigger/credentialReuse.ts).
+ */
+export async function afterCredentialReuse<T>(check: () => Promise<T>): Promise<T> {
+	freezeClock();
+	jest.setSystemTime(Date.now() + CREDENTIAL_REUSE_MS);
+	try {
+		return await check();
+	} finally {
+		jest.useRealTimers();
+	}
 }
 
 export { signedDelivery, type SignedDelivery } from './signed-delivery';
