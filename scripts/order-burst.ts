@@ -38,6 +38,8 @@ interface Stats {
 	byStatus: Record<string, number>;
 	byPath: Record<string, number>;
 	rateLimitWindows?: WindowRecord[];
+	/** Settlements recorded so far. */
+	settlements?: number;
 }
 
 async function control(url: string, path: string, body?: unknown): Promise<unknown> {
@@ -204,21 +206,28 @@ export async function checkBurst(
 
 /**
  * Every order of the plan POSTed at once to an n8n webhook (`webhookUrl`: the whole production
- * URL, as the shop calls it); the answers, in the plan's order. Each may take up to 10 minutes.
+ * URL, as the shop calls it); the answers, in the plan's order. Each may take up to `timeoutMs`
+ * (default 10 minutes); one with no answer by then (or a broken connection) is status 0, as a
+ * shop sees it, with the reason in `text`.
  */
 export async function postOrders(
 	webhookUrl: string,
-	plan: BurstPlan,
+	plan: Pick<BurstPlan, 'orders'>,
+	timeoutMs = 10 * 60_000,
 ): Promise<Array<{ status: number; text: string }>> {
 	return await Promise.all(
 		plan.orders.map(async (order) => {
-			const response = await fetch(webhookUrl, {
-				method: 'POST',
-				headers: { 'content-type': 'application/json' },
-				body: JSON.stringify(order),
-				signal: AbortSignal.timeout(10 * 60_000),
-			});
-			return { status: response.status, text: await response.text() };
+			try {
+				const response = await fetch(webhookUrl, {
+					method: 'POST',
+					headers: { 'content-type': 'application/json' },
+					body: JSON.stringify(order),
+					signal: AbortSignal.timeout(timeoutMs),
+				});
+				return { status: response.status, text: await response.text() };
+			} catch (error) {
+				return { status: 0, text: (error as Error).message };
+			}
 		}),
 	);
 }

@@ -48,7 +48,10 @@ export type QueueProcess = {
 export type QueueDeployment = {
 	/** n8n main: editor, REST API, triggers and activation. */
 	mainUrl: string;
-	/** The webhook processor: production webhooks (`/webhook/...`); N8N_WEBHOOK_URL points here. */
+	/**
+	 * The (first) webhook processor: production webhooks (`/webhook/...`); N8N_WEBHOOK_URL points
+	 * here unless `extraEnv` says otherwise (e.g. a load balancer in front of several).
+	 */
 	webhookUrl: string;
 	/** n8n's REST API on main, signed in as the owner. */
 	rest: N8nRest;
@@ -63,7 +66,9 @@ export type QueueDeployment = {
 	sql(query: string): string;
 	/** Stops n8n main (the other processes go on). */
 	stopMain(): Promise<void>;
-	/** Starts n8n main again after stopMain, signed in as the owner. */
+	/** kill -9 of n8n main (its process group, as when its machine dies); the others go on. */
+	killMain(): Promise<void>;
+	/** Starts n8n main again after stopMain or killMain, signed in as the owner. */
 	startMain(): Promise<void>;
 	/** Stops workers, webhook processor, main, Redis and PostgreSQL; removes the folder. Idempotent. */
 	stop(): Promise<void>;
@@ -81,13 +86,11 @@ export type QueueOptions = {
 	workerConcurrency?: number;
 	/** A tarball made earlier (else the package is built and packed). */
 	tarball?: string;
+	/** Webhook processors (`n8n webhook`), default 1; the first is on `webhookUrl`. */
+	webhookProcessors?: number;
 	/** n8n settings for every n8n process, over the queue-mode ones (e.g. feature flags). */
 	extraEnv?: Record<string, string>;
 };
-
-function has(command: string): boolean {
-	return spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;
-}
 
 /** The newest PostgreSQL server's bin folder (Debian: /usr/lib/postgresql/<version>/bin). */
 function postgresBinDir(): string | undefined {
@@ -100,31 +103,40 @@ function postgresBinDir(): string | undefined {
 	return versions.length > 0 ? path.join(root, versions[0], 'bin') : undefined;
 }
 
+/** `command` is on the PATH. */
+export function has(command: string): boolean {
+	return spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;
+}
+
+/** Installs the Debian packages that are missing with apt-get (needs root); none: does nothing. */
+export function ensureDebianPackages(missing: string[], log: Log): void {
+	if (missing.length === 0) return;
+	if (process.getuid?.() !== 0) {
+		throw new Error(
+			`Queue mode needs ${missing.join(' and ')}: install them (apt-get install ${missing.join(' ')}) and try again.`,
+		);
+	}
+	log(`installing ${missing.join(', ')} with apt-get...`);
+	for (const args of [['update'], ['install', '-y', '--no-install-recommends', ...missing]]) {
+		const result = spawnSync('apt-get', args, {
+			env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+			encoding: 'utf8',
+			timeout: 15 * MINUTE,
+		});
+		if (result.status !== 0) {
+			throw new Error(
+				`apt-get ${args.join(' ')} failed:\n${(result.stderr || result.stdout).slice(-2000)}`,
+			);
+		}
+	}
+}
+
 /** Installs Debian's redis-server and postgresql when they are missing (needs root). */
 export function ensureRedisAndPostgres(log: Log): { redisServer: string; postgresBin: string } {
 	const missing: string[] = [];
 	if (!has('redis-server')) missing.push('redis-server');
 	if (!postgresBinDir()) missing.push('postgresql');
-	if (missing.length > 0) {
-		if (process.getuid?.() !== 0) {
-			throw new Error(
-				`Queue mode needs ${missing.join(' and ')}: install them (apt-get install ${missing.join(' ')}) and try again.`,
-			);
-		}
-		log(`installing ${missing.join(', ')} with apt-get...`);
-		for (const args of [['update'], ['install', '-y', '--no-install-recommends', ...missing]]) {
-			const result = spawnSync('apt-get', args, {
-				env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-				encoding: 'utf8',
-				timeout: 15 * MINUTE,
-			});
-			if (result.status !== 0) {
-				throw new Error(
-					`apt-get ${args.join(' ')} failed:\n${(result.stderr || result.stdout).slice(-2000)}`,
-				);
-			}
-		}
-	}
+	ensureDebianPackages(missing, log);
 	return { redisServer: 'redis-server', postgresBin: postgresBinDir()! };
 }
 
@@ -332,6 +344,11 @@ export async function startQueueDeployment(options: QueueOptions): Promise<Queue
 			}
 		};
 		const stopMain = async () => await started[mainSlot].running.stop();
+		const killMain = async () => {
+			const main = started[mainSlot].running;
+			process.kill(-main.pid, 'SIGKILL');
+			await main.exited;
+		};
 		await startMain();
 		const sql = (query: string) => {
 			const psql = spawnSync(path.join(postgresBin, 'psql'), [...connection, '-At', '-c', query], {
@@ -342,17 +359,21 @@ export async function startQueueDeployment(options: QueueOptions): Promise<Queue
 			return psql.stdout;
 		};
 
-		const webhookConfig = await configFor('webhook', webhookPort);
-		const webhook = await startN8n(webhookConfig, 4 * MINUTE, { command: ['webhook'] });
-		started.push({ name: 'webhook', running: webhook });
-		processes.push({
-			role: 'webhook',
-			name: 'webhook',
-			url: webhook.url,
-			log: webhookConfig.paths.n8nLog,
-			pid: webhook.pid,
-		});
-		log(`n8n webhook processor on ${webhook.url}`);
+		// Webhook processors: the first on webhookPort, the others (webhookProcessors > 1) on their own.
+		for (let i = 1; i <= (options.webhookProcessors ?? 1); i++) {
+			const name = i === 1 ? 'webhook' : `webhook-${i}`;
+			const webhookConfig = await configFor(name, i === 1 ? webhookPort : await freePort());
+			const webhook = await startN8n(webhookConfig, 4 * MINUTE, { command: ['webhook'] });
+			started.push({ name, running: webhook });
+			processes.push({
+				role: 'webhook',
+				name,
+				url: webhook.url,
+				log: webhookConfig.paths.n8nLog,
+				pid: webhook.pid,
+			});
+			log(`n8n webhook processor ${i} on ${webhook.url}`);
+		}
 
 		for (let i = 1; i <= workers; i++) {
 			const healthPort = await freePort();
@@ -386,6 +407,7 @@ export async function startQueueDeployment(options: QueueOptions): Promise<Queue
 			logs,
 			sql,
 			stopMain,
+			killMain,
 			startMain,
 			stop,
 		};
@@ -394,4 +416,11 @@ export async function startQueueDeployment(options: QueueOptions): Promise<Queue
 		await stop();
 		throw new Error(message);
 	}
+}
+
+/** How many executions each worker has started so far (each worker logs the executions it starts). */
+export function startedPerWorker(q: Pick<QueueDeployment, 'processes'>): number[] {
+	return q.processes
+		.filter((p) => p.role === 'worker')
+		.map((p) => (fs.readFileSync(p.log, 'utf8').match(/Worker started execution/g) ?? []).length);
 }

@@ -157,7 +157,7 @@ export function pollingWorkflows(sinks: PollingSinks, durable: boolean): Workflo
 }
 
 /** The stock movement journal's ids, oldest first. */
-async function journal(sandbox: Sandbox): Promise<string[]> {
+export async function journal(sandbox: Sandbox): Promise<string[]> {
 	const ids: string[] = [];
 	let cursor = '';
 	do {

@@ -17,6 +17,7 @@ import { startSandbox } from '../../sandbox';
 import type { SandboxHandle } from '../../sandbox';
 import { startQueueDeployment, type QueueDeployment } from '../../scripts/queue-mode';
 import { postgresPositions } from '../e2e/polling-database';
+import { mainKilledDuringCatchUp } from './main-crash';
 import { pollingWorkflows, republish, runPollingScenario } from '../e2e/polling-scenario';
 import {
 	closeSinks,
@@ -96,6 +97,13 @@ export function usePollingInQueueMode(durable: boolean): void {
 			'queue mode: unpublished, 2 movements made, published again: it goes on from its position',
 			async () => await republish(target, sinks!.moves, log),
 			5 * MINUTE,
+		);
+
+		test(
+			'queue mode: kill -9 of main during a catch-up of 20 movements, started again: none lost (how many ran twice is printed)',
+			async () =>
+				await mainKilledDuringCatchUp(queue!, target, sinks!.moves, timingFor(durable), log),
+			10 * MINUTE,
 		);
 	});
 }
