@@ -28,8 +28,8 @@ import {
 } from './events';
 import { verifySignature, type WebhookHeaders } from './signature';
 import { replayMemory } from './replay';
-import { takeRestoreNote, withRestoreNote } from './health';
 import { optionsDescription, readOptions } from './options';
+import { withRestoreNote } from './restoreNotes';
 import { handOverTestDelivery, runTrigger } from './triggerRun';
 import {
 	checkExists,
@@ -119,7 +119,7 @@ export class ErpTrigger implements INodeType {
 			},
 			{
 				displayName:
-					"Events reach n8n only while the ERP can call this URL and holds this trigger's registration. They are lost, with no error anywhere, when n8n is unreachable for longer than the ERP retries (about 30 seconds), or when the registration was removed in the ERP while n8n was stopped: n8n 2.41 does not check it again when it starts (n8n 1.123 and 2.33 register it again). Republishing the workflow registers it again (events in between stay lost). For alerts that must not be missed, add a workflow with the ERP Polling Trigger as a backstop: it catches up after any downtime.",
+					"While the workflow is published, this trigger checks its registration in the ERP at every n8n start and activation and every Registration Check Interval (Options; default 15 minutes, one request per check), and registers again when it was deleted, disabled or changed in the ERP: the restore is logged in n8n's log and reported in the next event's item (registration). Events the ERP could not deliver meanwhile (n8n unreachable for longer than the ERP retries, about 30 seconds, or the registration missing until the check) are not caught up by this trigger. For alerts that must not be missed, use the ERP Polling Trigger instead, not next to this one: two workflows post each alert twice.",
 				name: 'deliveryNotice',
 				type: 'notice',
 				default: '',
@@ -262,9 +262,7 @@ export class ErpTrigger implements INodeType {
 			}
 			item.headers = kept;
 		}
-		const workflowData = [
-			[{ json: manual ? item : withRestoreNote(item, takeRestoreNote(scope)) }],
-		];
+		const workflowData = [[{ json: manual ? item : withRestoreNote(item, scope) }]];
 		// A test run starts at this node's manual trigger, which emits this (triggerRun.ts).
 		if (manual) handOverTestDelivery(scope, workflowData);
 		return { workflowData };

@@ -13,10 +13,11 @@
 // trigger emits after it (`registration`); a check or restore that fails is logged as an error and
 // saved as a failed execution (the executions list, and the error workflow if one is set). The
 // ERP's API has no way to re-enable a disabled registration, so a disabled one is replaced.
-import type { IDataObject, ITriggerFunctions } from 'n8n-workflow';
+import type { ITriggerFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { RegistrationState } from './webhookLifecycle';
+import type { RestoreNote } from './restoreNotes';
+import { reportRestore } from './restoreNotes';
 import {
 	deleteOrphans,
 	inspectRegistration,
@@ -27,31 +28,6 @@ import {
 	selectedEvents,
 	STATIC_KEYS,
 } from './webhookLifecycle';
-
-/** What a restore reports in the next item: when, why, and the new registration's id. */
-export interface RestoreNote {
-	restored_at: string;
-	reason: Exclude<RegistrationState, 'ok' | 'none'>;
-	webhook_id: string;
-}
-
-/** Restores made in this process and not yet reported in an item, per trigger node. */
-const unreported = new Map<string, RestoreNote>();
-
-/** The note of the last restore not yet reported for this node (and forgets it). */
-export function takeRestoreNote(scope: string): RestoreNote | undefined {
-	const note = unreported.get(scope);
-	unreported.delete(scope);
-	return note;
-}
-
-const REASONS: Record<RestoreNote['reason'], string> = {
-	gone: 'the ERP no longer had it',
-	disabled: 'the ERP had disabled it',
-	otherUrl: 'it pointed to another URL',
-	otherEvents: 'it had other events',
-	noSecret: 'this trigger held no secret for it',
-};
 
 /**
  * One check: undefined when there is nothing to check (manual registration, or never registered:
@@ -70,14 +46,7 @@ export async function checkRegistration(
 	const id = await register(context, url, events);
 	const scope = scopeOf(context);
 	restoredSecrets.set(scope, context.getWorkflowStaticData('node')[STATIC_KEYS.secret] as string);
-	const reason = state === 'none' ? 'gone' : state;
-	const note: RestoreNote = { restored_at: new Date().toISOString(), reason, webhook_id: id };
-	unreported.set(scope, note);
-	context.logger.warn(
-		`ERP Trigger: the webhook registration of workflow ${context.getWorkflow().id ?? ''}, node "${context.getNode().name}" was restored (${REASONS[reason]}): new registration ${id}`,
-		{ workflowId: context.getWorkflow().id, node: context.getNode().name, reason, webhookId: id },
-	);
-	return note;
+	return reportRestore(context, scope, state === 'none' ? 'gone' : state, id);
 }
 
 /**
@@ -106,9 +75,4 @@ export async function safeCheck(
 		if (typeof save === 'function') save.call(context, error);
 		return undefined;
 	}
-}
-
-/** The item field that reports a restore. */
-export function withRestoreNote(item: IDataObject, note: RestoreNote | undefined): IDataObject {
-	return note === undefined ? item : { ...item, registration: { ...note } };
 }

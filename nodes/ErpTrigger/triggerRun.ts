@@ -48,19 +48,16 @@ function secondOf(nodeId: string): number {
 export async function runTrigger(context: ITriggerFunctions): Promise<ITriggerResponse> {
 	if (context.getMode() === 'manual') return manualResponse(context);
 	const { checkMinutes } = readOptions(context);
-	// At every start and activation.
-	await safeCheck(context);
-	// Then every `checkMinutes`: a tick each minute (cron has no "every N minutes" for any N), one
-	// check at most at a time. The tick returns its work's promise for tests; n8n does not wait.
+	// n8n runs the webhook's checkExists (and create) at this activation or start, just before or
+	// alongside this (in parallel in 2.41): checking now too could register twice. So the first
+	// check is at the first tick, within a minute, then every `checkMinutes` (a tick each minute:
+	// cron has no "every N minutes" for any N), one at a time. The tick returns its work's promise
+	// for tests; n8n does not wait for it.
 	let ticks = 0;
-	let running: Promise<void> | undefined;
 	const onTick = () => {
 		ticks += 1;
-		if (ticks % checkMinutes !== 0 || running !== undefined) return running;
-		running = safeCheck(context).then(() => {
-			running = undefined;
-		});
-		return running;
+		if ((ticks - 1) % checkMinutes !== 0) return undefined;
+		return safeCheck(context);
 	};
 	context.helpers.registerCron(
 		{ expression: `${secondOf(context.getNode().id)} * * * * *` },

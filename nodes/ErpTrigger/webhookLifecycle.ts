@@ -30,6 +30,8 @@ import { unlessNotFound } from '../shared/notFound';
 import type { ErpContext } from '../shared/transport';
 import { erpApiRequest, erpPaginate, getGuardedCredentials } from '../shared/transport';
 import { normalizeEvents, sameEvents } from './events';
+import type { LostReason } from './restoreNotes';
+import { reportRestore } from './restoreNotes';
 import { isUsableSecret } from './signature';
 
 /** Static data keys (node scope). */
@@ -155,14 +157,17 @@ export type RegistrationState =
 	| 'ok'
 	/** No registration is stored (never registered, or cleared). */
 	| 'none'
-	/** The ERP no longer has it (404). */
-	| 'gone'
-	| 'disabled'
-	/** It now points to another URL (only forgotten, never deleted). */
-	| 'otherUrl'
-	| 'otherEvents'
-	/** We hold no secret for it. */
-	| 'noSecret';
+	/**
+	 * Lost: gone (404), disabled, pointing to another URL (only forgotten, never deleted), with
+	 * other events, or we hold no secret for it.
+	 */
+	| LostReason;
+
+/**
+ * Why checkExists found the stored registration lost, per trigger node, for `create` to report
+ * the restore (n8n runs them one after the other, in one process).
+ */
+const lostAtCheck = new Map<string, LostReason>();
 
 /**
  * One request (GET /webhooks/:id): whether the stored registration is active, has `url` and
@@ -221,7 +226,10 @@ export async function deleteOrphans(context: LifecycleContext, url: string): Pro
 export async function checkExists(this: IHookFunctions): Promise<boolean> {
 	if (isManual(this)) return await checkManual(this);
 	const url = this.getNodeWebhookUrl('default') as string;
-	if ((await inspectRegistration(this, url, selectedEvents(this))) === 'ok') return true;
+	const state = await inspectRegistration(this, url, selectedEvents(this));
+	if (state === 'ok') return true;
+	if (state === 'none') lostAtCheck.delete(scopeOf(this));
+	else lostAtCheck.set(scopeOf(this), state);
 	await deleteOrphans(this, url);
 	return false;
 }
@@ -268,7 +276,15 @@ export async function register(
 
 export async function create(this: IHookFunctions): Promise<boolean> {
 	if (isManual(this)) return true;
-	await register(this, this.getNodeWebhookUrl('default') as string, selectedEvents(this));
+	const id = await register(
+		this,
+		this.getNodeWebhookUrl('default') as string,
+		selectedEvents(this),
+	);
+	// A registration this trigger held and lost (at a start, or republished): never silent.
+	const lost = lostAtCheck.get(scopeOf(this));
+	lostAtCheck.delete(scopeOf(this));
+	if (lost !== undefined) reportRestore(this, scopeOf(this), lost, id);
 	return true;
 }
 

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- drives n8n from outside, not a node */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- drives n8n from outside, not a node */
 /**
  * The ERP Trigger heals itself, the scenario run in real n8n by test/e2e/trigger-restart.test.ts
  * (2.41.x) and test/compat/trigger-health.compat.ts (1.123.81, 2.33.7): one published workflow, no
@@ -15,6 +15,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { it } from '@jest/globals';
 
+import { sandboxRequests } from '../../sandbox';
 import { SANDBOX_CREDENTIAL, type ChatSink } from '../../scripts/examples';
 import type { keepFilesOnFailure } from '../../scripts/n8n-instance';
 import { expectCount } from './count';
@@ -91,15 +92,28 @@ export function selfHealingScenario(
 		await erp(e2e.sandbox, `/articles/${article.id}`, { method: 'PATCH', body: { stock: 5 } });
 		return article.reference as string;
 	};
-	const registrations = async (): Promise<Array<{ id: string; status: string }>> =>
+	const registrations = async (): Promise<Array<{ id: string; status: string; url: string }>> =>
 		(await erp(running().sandbox, '/webhooks')).data.filter((w: { url: string }) =>
 			w.url.includes(HOOK_ID),
 		);
+	/** What the ERP was asked about registrations: for the log, when a count goes wrong. */
+	const logRegistrations = async (when: string) => {
+		const requests = (await sandboxRequests(running().sandbox.url)).filter((r) =>
+			r.path.startsWith('/v1/webhooks'),
+		);
+		log(
+			`${when}: registrations ${JSON.stringify(await registrations())}; requests ${requests.map((r) => `${r.method} ${r.path} ${r.status}`).join(', ')}`,
+		);
+	};
 	const oneRegistration = async (what: string, options = {}) => {
-		await expectCount(what, 1, async () => ({ count: (await registrations()).length }), {
-			pollMs: 2_000,
-			...options,
-		});
+		try {
+			await expectCount(what, 1, async () => ({ count: (await registrations()).length }), {
+				pollMs: 2_000,
+				...options,
+			});
+		} finally {
+			await logRegistrations(what);
+		}
 		return (await registrations())[0];
 	};
 	const n8nLog = () => fs.readFileSync(running().config.paths.n8nLog, 'utf8');

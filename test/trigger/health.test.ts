@@ -40,7 +40,12 @@ async function published(workflowId: string, options: INodeParameters = {}) {
 	const parameters: INodeParameters = { authentication: 'apiKey', events: ['stock.bas'], options };
 	const hook = await activateTrigger({ parameters, credentials, listen: true, workflowId });
 	const listener = await hook.listen();
-	const trigger = await publishTrigger({ workflowId, parameters, credentials });
+	const trigger = await publishTrigger({
+		workflowId,
+		parameters,
+		credentials,
+		webhookUrl: hook.webhookUrl,
+	});
 	return { hook, listener, trigger };
 }
 
@@ -64,26 +69,36 @@ const runsOf = (listener: TriggerListener) => async () => ({ count: listener.run
 const itemOf = (listener: TriggerListener, k: number) => listener.runs[k][0].json;
 
 describe('registration health while published', () => {
-	it('a check costs one request, every Registration Check Interval minutes, and changes nothing when the registration is in place', async () => {
+	it('a check costs one request, at the first minute and then every Registration Check Interval minutes, and changes nothing when the registration is in place', async () => {
 		const { hook, trigger } = await published('hl-ok', { checkMinutes: 3 });
 		const id = hook.staticData.webhookId;
-		const mark = await requestMark();
-		await trigger.tick(2);
-		assert.deepEqual(await webhookRequests(mark), [], 'no request before the interval');
+		const oneCheck = [`GET /v1/webhooks/${String(id)} 200`];
+		const checks = async (mark: number, count: number) =>
+			(await expectCount(
+				'requests of the checks',
+				count,
+				async () => {
+					const logged = await webhookRequests(mark);
+					return { count: logged.length, detail: logged };
+				},
+				QUIET,
+			)) ?? [];
+		// None at activation (n8n just ran checkExists and create).
+		let mark = await requestMark();
 		await trigger.tick();
-		// The sandbox logs a request once it has answered it.
-		const requests = (await expectCount(
-			'requests of one check',
-			1,
-			async () => {
-				const logged = await webhookRequests(mark);
-				return { count: logged.length, detail: logged };
-			},
-			QUIET,
-		))!;
+		const first = await checks(mark, 1);
 		assert.deepEqual(
-			requests.map((r) => `${r.method} ${r.path} ${r.status}`),
-			[`GET /v1/webhooks/${String(id)} 200`],
+			first.map((r) => `${r.method} ${r.path} ${r.status}`),
+			oneCheck,
+		);
+		mark = await requestMark();
+		await trigger.tick(2);
+		await checks(mark, 0);
+		await trigger.tick();
+		const next = await checks(mark, 1);
+		assert.deepEqual(
+			next.map((r) => `${r.method} ${r.path} ${r.status}`),
+			oneCheck,
 		);
 		assert.equal(trigger.liveState.webhookId, id);
 		assert.deepEqual(trigger.failures, []);
@@ -156,7 +171,7 @@ describe('registration health while published', () => {
 	});
 
 	it('pointing to another URL: a new registration for this URL; the other one is left alone', async () => {
-		const { hook, trigger } = await published('hl-other-url', { checkMinutes: 1 });
+		const { hook, listener, trigger } = await published('hl-other-url');
 		const elsewhere = await api(sandbox, 'POST', '/webhooks', {
 			url: 'http://127.0.0.1:9/elsewhere',
 			events: ['stock.bas'],
@@ -164,18 +179,21 @@ describe('registration health while published', () => {
 		const stored = loadStaticData('hl-other-url');
 		(stored['node:ERP Trigger'] as IDataObject).webhookId = elsewhere.body.id;
 		saveStaticData('hl-other-url', stored);
+		// At the start, n8n's checkExists finds it and create registers again.
 		await trigger.restart();
 		assert.equal((await api(sandbox, 'GET', `/webhooks/${elsewhere.body.id}`)).status, 200);
 		const [mine, ...others] = await registrationsAt(hook.webhookUrl);
 		assert.deepEqual(others, []);
 		assert.equal(trigger.liveState.webhookId, mine.id);
-		assert.match(String(trigger.logs.at(-1)?.message), /pointed to another URL/);
+		await emitLowStock('MINE');
+		await expectCount('runs', 1, runsOf(listener), QUIET);
+		assert.equal((itemOf(listener, 0).registration as IDataObject).reason, 'otherUrl');
 		await hook.deactivate();
 		await api(sandbox, 'DELETE', `/webhooks/${elsewhere.body.id}`);
 	});
 
 	it('with other events: deleted and registered again with this trigger’s events', async () => {
-		const { hook, trigger } = await published('hl-other-events', { checkMinutes: 1 });
+		const { hook, listener, trigger } = await published('hl-other-events');
 		const other = await api(sandbox, 'POST', '/webhooks', {
 			url: hook.webhookUrl,
 			events: ['vente.creee'],
@@ -188,11 +206,13 @@ describe('registration health while published', () => {
 		assert.deepEqual(others, []);
 		assert.deepEqual(mine.events, ['stock.bas']);
 		assert.equal((await api(sandbox, 'GET', `/webhooks/${other.body.id}`)).status, 404);
-		assert.match(String(trigger.logs.at(-1)?.message), /it had other events/);
+		await emitLowStock('MINE');
+		await expectCount('runs', 1, runsOf(listener), QUIET);
+		assert.equal((itemOf(listener, 0).registration as IDataObject).reason, 'otherEvents');
 		await hook.deactivate();
 	});
 
-	it('deleted while n8n was stopped: registered again at start and saved; the next event runs once', async () => {
+	it('deleted while n8n was stopped: registered again at start (checkExists, create) and saved; the next event runs once and reports it; a restart repeats nothing', async () => {
 		const { hook, listener, trigger } = await published('hl-restart');
 		const oldId = hook.staticData.webhookId;
 		assert.equal((await api(sandbox, 'DELETE', `/webhooks/${String(oldId)}`)).status, 204);
@@ -203,8 +223,13 @@ describe('registration health while published', () => {
 		assert.equal(hook.staticData.webhookId, restored.id, 'saved with the start');
 		await emitLowStock('BACK');
 		await expectCount('runs', 1, runsOf(listener), QUIET);
+		assert.equal((itemOf(listener, 0).registration as IDataObject).reason, 'gone');
 		await trigger.restart();
-		assert.equal((await registrationsAt(hook.webhookUrl)).length, 1, 'a restart repeats nothing');
+		await trigger.tick();
+		const [same, ...more] = await registrationsAt(hook.webhookUrl);
+		assert.deepEqual(more, []);
+		assert.equal(same.id, restored.id, 'a restart repeats nothing');
+		await expectCount('runs', 1, runsOf(listener), QUIET);
 		await hook.deactivate();
 	});
 
@@ -223,6 +248,7 @@ describe('registration health while published', () => {
 			parameters: { authentication: 'apiKey', events: ['stock.bas'] },
 			credentials: refused,
 		});
+		await trigger.tick();
 		assert.equal(trigger.failures.length, 1);
 		assert.match(trigger.failures[0].message, /.+/);
 		assert.match(String(trigger.logs.find((l) => l.level === 'error')?.message), /failed/);

@@ -1,11 +1,12 @@
 /**
  * The ERP Trigger's `trigger()` as n8n runs it while the workflow is published (packages/cli
  * ActiveWorkflowManager / WorkflowTriggerActivator, 2.41): in n8n-core's TriggerContext (mode
- * `trigger`), after the webhooks were added, at activation (`activate`) and at every start
- * (`init`), on one `Workflow` per n8n process loaded from the saved static data; static data saved
- * after the activation or start and when the node emits, **not after a scheduled tick that emits
- * nothing**. `registerCron` is captured: each `tick()` is one minute of the schedule, and resolves
- * when the work the tick started is done.
+ * `trigger`), at activation (`activate`) and at every start (`init`), on one `Workflow` per n8n
+ * process loaded from the saved static data; static data saved after the activation or start and
+ * when the node emits, **not after a scheduled tick that emits nothing**. At a start, the webhook
+ * side is activated first (checkExists, then create), as n8n 1.123 and 2.33 always do and 2.41
+ * does for a webhook node that has a `trigger()`. `registerCron` is captured: each `tick()` is one
+ * minute of the schedule, and resolves when the work the tick started is done.
  *
  * It shares workflow id, node (id and name) and saved static data with the harness's
  * `activateTrigger`, which plays the webhook side (activation, deliveries).
@@ -25,7 +26,7 @@ import { createAdditionalData, loadStaticData, saveStaticData } from '../harness
 import { credentialRef } from '../harness/credentials';
 import type { TestCredentials } from '../harness/credentials';
 import { HarnessNodeTypes } from '../harness/runtime';
-import { ERP_TRIGGER_TYPE } from '../harness/webhook';
+import { ERP_TRIGGER_TYPE, activateTrigger } from '../harness/webhook';
 
 /** The node as the harness's activateTrigger builds it (same id, so the same trigger node). */
 const NODE_ID = 'harness-trigger-node';
@@ -37,7 +38,10 @@ export interface LogLine {
 }
 
 export interface PublishedTrigger {
-	/** n8n stopped and started: a new process from the saved static data, `trigger()` at `init`. */
+	/**
+	 * n8n stopped and started: a new process from the saved static data, the webhook side
+	 * activated (checkExists, create), then `trigger()` at `init`.
+	 */
 	restart(): Promise<void>;
 	/** `minutes` minutes of the schedule, one tick each; resolves when their work is done. */
 	tick(minutes?: number): Promise<void>;
@@ -58,6 +62,8 @@ export async function publishTrigger(spec: {
 	credentials: TestCredentials;
 	/** The first `trigger()`: at activation (default) or at a start. */
 	activation?: WorkflowActivateMode;
+	/** The webhook URL the webhook side registers at a start (its activateTrigger's). */
+	webhookUrl?: string;
 }): Promise<PublishedTrigger> {
 	const nodeTypes = new HarnessNodeTypes();
 	const nodeType = nodeTypes.getByNameAndVersion(ERP_TRIGGER_TYPE);
@@ -136,7 +142,15 @@ export async function publishTrigger(spec: {
 
 	await start(spec.activation ?? 'activate');
 	return {
-		restart: async () => await start('init'),
+		async restart() {
+			await activateTrigger({
+				parameters: spec.parameters,
+				credentials: spec.credentials,
+				workflowId: spec.workflowId,
+				webhookUrl: spec.webhookUrl,
+			});
+			await start('init');
+		},
 		async tick(minutes = 1) {
 			for (let i = 0; i < minutes; i++) {
 				await Promise.all(ticks.map(async (onTick) => await onTick(new Date())));
