@@ -3,48 +3,24 @@
  * `npm run test:compat`: the ERP Trigger heals itself in each real n8n of VERSIONS (1.123.81 and
  * 2.33.7 by default), the scenario of test/e2e/trigger-health.ts that
  * test/e2e/trigger-restart.test.ts runs on 2.41.x: the registration deleted while n8n is stopped
- * (these versions also run `checkExists` at start; the node's `trigger()` runs after it), and
- * deleted while n8n runs (restored by the scheduled check: `registerCron`, in every version);
- * a restart repeats nothing.
+ * (these versions run `checkExists` at start; the node's `trigger()` runs after it), and deleted
+ * while n8n runs (restored by the scheduled check: `registerCron`, in every version); a restart
+ * repeats nothing.
  */
-import { afterAll, beforeAll, describe } from '@jest/globals';
+import { describe } from '@jest/globals';
 
-import { startChatSink, type ChatSink } from '../../scripts/examples';
-import { keepFilesOnFailure, skipE2e } from '../../scripts/n8n-instance';
-import { e2eLog, MINUTE, startE2e, type E2e } from '../e2e/helpers';
-import { HEALING_WORKFLOW, selfHealingScenario, selfHealingWorkflow } from '../e2e/trigger-health';
+import { skipE2e } from '../../scripts/n8n-instance';
+import { e2eLog } from '../e2e/helpers';
+import { useSelfHealingScenario } from '../e2e/trigger-health';
 import { VERSIONS } from './versions';
 
 (skipE2e() ? describe.skip : describe).each(VERSIONS)(
 	'real n8n %s: the ERP Trigger heals itself',
 	(version) => {
-		const log = e2eLog(`compat trigger health ${version}`);
-		const files = keepFilesOnFailure(log);
-		let e2e: E2e;
-		let sink: ChatSink;
-
-		beforeAll(async () => {
-			sink = await startChatSink();
-			e2e = await startE2e({
-				version,
-				folderPrefix: `n8n-nodes-erp-compat-health-${version}-`,
-				log,
-				files,
-				workflows: () => [selfHealingWorkflow(sink.url)],
-			});
-			await e2e.rest.activate(HEALING_WORKFLOW);
-		}, 60 * MINUTE);
-
-		afterAll(async () => {
-			await e2e?.stop();
-			await sink?.close();
-		}, 10 * MINUTE);
-
-		selfHealingScenario(
-			() => e2e,
-			() => sink,
-			files,
-			log,
-		);
+		useSelfHealingScenario({
+			version,
+			folderPrefix: `n8n-nodes-erp-compat-health-${version}-`,
+			log: e2eLog(`compat trigger health ${version}`),
+		});
 	},
 );

@@ -3,32 +3,35 @@
  * The ERP Trigger heals itself, the scenario run in real n8n by test/e2e/trigger-restart.test.ts
  * (2.41.x) and test/compat/trigger-health.compat.ts (1.123.81, 2.33.7): one published workflow, no
  * polling backstop, a check every minute (the shortest interval).
- * - the registration deleted in the ERP while n8n was stopped: registered again at start (2.41
- *   does not run the webhook's `checkExists` at start, but it runs the node's `trigger()`); the
- *   next `stock.bas` runs once and reports the restore;
+ * - the registration deleted in the ERP while n8n was stopped: registered again at start (n8n
+ *   runs the webhook's `checkExists`; 2.41 only because the node has a `trigger()`); the next
+ *   `stock.bas` runs once and reports the restore;
  * - the registration deleted while n8n runs: restored within the check interval, logged in n8n's
  *   log, and the next event runs once and reports it;
- * - a restart repeats nothing: the same registration, no run.
+ * - a restart repeats nothing: no run; the registration is kept once n8n has saved it (a
+ *   registration restored by a scheduled check is saved only with the next start, which
+ *   replaces it once more).
  * Counted at the sink the workflow posts to (test/e2e/count.ts).
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import { it } from '@jest/globals';
+import { afterAll, beforeAll, it } from '@jest/globals';
 
 import { sandboxRequests } from '../../sandbox';
-import { SANDBOX_CREDENTIAL, type ChatSink } from '../../scripts/examples';
-import type { keepFilesOnFailure } from '../../scripts/n8n-instance';
+import { SANDBOX_CREDENTIAL, startChatSink, type ChatSink } from '../../scripts/examples';
+import type { Log } from '../../scripts/n8n-env';
+import { keepFilesOnFailure } from '../../scripts/n8n-instance';
 import { expectCount } from './count';
 import { sinkReading } from './sinks';
-import { chainWorkflow, erp, MINUTE, type e2eLog, type E2e } from './helpers';
+import { chainWorkflow, erp, MINUTE, startE2e, type E2e } from './helpers';
 
-export const HEALING_WORKFLOW = 'ErpSelfHealing01';
+const HEALING_WORKFLOW = 'ErpSelfHealing01';
 const HOOK_ID = '7d2e4f6a-1b3c-4d5e-8f70-a1b2c3d4e5f6';
 /** A check every minute: a lost registration is restored within about two minutes. */
 const RESTORE_DEADLINE = { deadlineMs: 150_000, quietMs: 1_000, pollMs: 2_000 };
 
 /** The published self-healing workflow: stock.bas into a sink, with the restore note if any. */
-export function selfHealingWorkflow(sinkUrl: string) {
+function selfHealingWorkflow(sinkUrl: string) {
 	return chainWorkflow(HEALING_WORKFLOW, 'E2E: low stock by webhook, self-healing', [
 		{
 			name: 'ERP Trigger',
@@ -66,14 +69,51 @@ export function selfHealingWorkflow(sinkUrl: string) {
 }
 
 /**
- * The scenario, on a running `e2e` whose workflows include selfHealingWorkflow(sink.url),
- * published. Shared with test/compat/trigger-health.compat.ts.
+ * For a describe block: one n8n (`version`, default the default n8n) with the self-healing
+ * workflow published, started in beforeAll and stopped in afterAll, and the scenario's tests.
  */
-export function selfHealingScenario(
+export function useSelfHealingScenario(options: {
+	folderPrefix: string;
+	log: Log;
+	version?: string;
+}): void {
+	const { log } = options;
+	const files = keepFilesOnFailure(log);
+	let e2e: E2e;
+	let sink: ChatSink & { arrivals: number[] };
+
+	beforeAll(async () => {
+		const arrivals: number[] = [];
+		sink = Object.assign(await startChatSink(0, () => arrivals.push(Date.now())), { arrivals });
+		e2e = await startE2e({
+			version: options.version,
+			folderPrefix: options.folderPrefix,
+			log,
+			files,
+			workflows: () => [selfHealingWorkflow(sink.url)],
+		});
+		await e2e.rest.activate(HEALING_WORKFLOW);
+	}, 60 * MINUTE);
+
+	afterAll(async () => {
+		await e2e?.stop();
+		await sink?.close();
+	}, 10 * MINUTE);
+
+	selfHealingScenario(
+		() => e2e,
+		() => sink,
+		files,
+		log,
+	);
+}
+
+function selfHealingScenario(
 	running: () => E2e,
-	sinkOf: () => ChatSink,
+	/** The sink, and when each of its messages arrived (Date.now()). */
+	sinkOf: () => ChatSink & { arrivals: number[] },
 	files: ReturnType<typeof keepFilesOnFailure>,
-	log: ReturnType<typeof e2eLog>,
+	log: Log,
 ): void {
 	/** A real crossing: an article at 20 with seuil_alerte 10 brought to 5. Its reference. */
 	const crossing = async (tag: string): Promise<string> => {
@@ -121,9 +161,11 @@ export function selfHealingScenario(
 	it(
 		'the control: with the registration in place, a crossing runs once',
 		files.track(async () => {
+			const madeAt = Date.now();
 			const ref = await crossing('ok');
 			await expectCount('runs', 1, sinkReading(sinkOf()));
 			assert.deepEqual(sinkOf().messages, [ref]);
+			log(`latency from the crossing to the message: ${sinkOf().arrivals[0] - madeAt} ms`);
 		}),
 		5 * MINUTE,
 	);
@@ -173,15 +215,24 @@ export function selfHealingScenario(
 	);
 
 	it(
-		'a restart repeats nothing: the same registration, no run',
+		'a restart repeats nothing: no run; the registration is kept (once n8n has saved it)',
 		files.track(async () => {
 			const e2e = running();
-			const before = await oneRegistration('registrations before');
+			// The registration the scheduled check restored is saved by n8n with the next start:
+			// this first restart replaces it once more (logged and reported), the next keeps it.
 			await e2e.n8n!.stop();
 			await e2e.start();
-			const after = await oneRegistration('registrations after the restart');
-			assert.equal(after.id, before.id);
-			await expectCount('runs after the restart', 3, sinkReading(sinkOf()), { quietMs: 5_000 });
+			const first = await oneRegistration('registrations after the first restart');
+			await expectCount('runs after the first restart', 3, sinkReading(sinkOf()), {
+				quietMs: 5_000,
+			});
+			await e2e.n8n!.stop();
+			await e2e.start();
+			const second = await oneRegistration('registrations after the second restart');
+			assert.equal(second.id, first.id, 'the second restart keeps the registration');
+			await expectCount('runs after the second restart', 3, sinkReading(sinkOf()), {
+				quietMs: 5_000,
+			});
 			const ref = await crossing('last');
 			await expectCount('runs', 4, sinkReading(sinkOf()));
 			assert.equal(sinkOf().messages[3], ref);
