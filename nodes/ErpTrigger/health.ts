@@ -1,18 +1,21 @@
 // Registration health: while the workflow is published, the ERP Trigger checks that the ERP still
-// holds its registration (active, with its URL, its events, and a secret it holds), at every n8n
-// start and activation and every *Registration Check Interval* minutes, and restores it when not.
+// holds its registration (active, with its URL, its events, and a secret it holds), and restores
+// it when not.
 //
-// The moment n8n gives: the node's `trigger()`. n8n (1.123.81, 2.33.7 and 2.41.x) runs it after
-// adding the node's webhooks, at every activation and every start, also where it does not run the
-// webhook's `checkExists` at start (2.41 with its publication service); `registerCron` schedules
-// the later checks without timers. A check costs one request (GET /webhooks/:id); a restore adds
-// GET /webhooks (the list, to delete registrations with this URL we hold no secret for), a DELETE
-// when the old one still has our URL, and the POST.
+// When: n8n runs the webhook's `checkExists` (then `create`) at every activation and start:
+// 1.123.81 and 2.33.7 always, 2.41.x because the node also has a `trigger()` (its publication
+// service activates a node whose trigger is not registered yet, webhooks included). The node's
+// `trigger()`, which n8n runs then too, schedules the checks below with `registerCron` (no
+// timers): the first at the first minute, then every *Registration Check Interval* minutes. A
+// check costs one request (GET /webhooks/:id); a restore adds GET /webhooks (the list, to delete
+// registrations with this URL we hold no secret for), a DELETE when the old one still has our
+// URL, and the POST.
 //
 // Never silent: a restore is logged as a warning in n8n's log and reported in the first item the
-// trigger emits after it (`registration`); a check or restore that fails is logged as an error and
-// saved as a failed execution (the executions list, and the error workflow if one is set). The
-// ERP's API has no way to re-enable a disabled registration, so a disabled one is replaced.
+// trigger emits after it (restoreNotes.ts); a check or restore that fails is logged as an error
+// and saved as a failed execution where n8n offers it (2.x: the executions list, and the error
+// workflow if one is set). The ERP's API has no way to re-enable a disabled registration, so a
+// disabled one is replaced.
 import type { ITriggerFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 

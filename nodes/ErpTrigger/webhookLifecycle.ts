@@ -228,7 +228,9 @@ export async function checkExists(this: IHookFunctions): Promise<boolean> {
 	const url = this.getNodeWebhookUrl('default') as string;
 	const state = await inspectRegistration(this, url, selectedEvents(this));
 	if (state === 'ok') return true;
-	if (state === 'none') lostAtCheck.delete(scopeOf(this));
+	// Not for the editor's test URL (activation `manual`): n8n runs these methods for it with the
+	// production static data, whose registration is then only "another URL".
+	if (state === 'none' || this.getActivationMode() === 'manual') lostAtCheck.delete(scopeOf(this));
 	else lostAtCheck.set(scopeOf(this), state);
 	await deleteOrphans(this, url);
 	return false;
