@@ -64,8 +64,8 @@ export const scopeOf = (context: TriggerContext) =>
 
 /**
  * The secret of the registration a scheduled check restored last in this n8n process, per trigger
- * node. n8n saves static data at activation and start and when a run starts, not after a check
- * that starts none, and a delivery reads the saved static data: so a delivery that the saved
+ * node. n8n saves a trigger's static data at activation and start (and when the trigger emits,
+ * which this one does not), not after a scheduled check, and a delivery reads the saved data: so a delivery that the saved
  * secret does not verify is tried with this one too, in the process that restored it (the one that
  * receives the deliveries, unless queue mode sends them to a webhook process). Both are secrets of
  * registrations this node made; the other one's registration is deleted.
