@@ -17,7 +17,7 @@ import type { TriggerListener } from '../harness';
 import { saveStaticData } from '../harness/additional-data';
 import { expectCount } from '../e2e/count';
 import { api, control, listWebhooks, startDeliveringSandbox, waitFor } from './helpers';
-import { publishTrigger } from './published';
+import { listenForTestEvent, publishTrigger } from './published';
 
 let sandbox: SandboxHandle;
 let credentials: TestCredentials;
@@ -230,6 +230,26 @@ describe('registration health while published', () => {
 		assert.deepEqual(more, []);
 		assert.equal(same.id, restored.id, 'a restart repeats nothing');
 		await expectCount('runs', 1, runsOf(listener), QUIET);
+		await hook.deactivate();
+	});
+
+	it("the editor's Listen for test event on a published trigger: the production registration is kept and no restore is reported", async () => {
+		const { hook, listener } = await published('hl-test-url');
+		const production = hook.staticData.webhookId;
+		const testUrl = await listenForTestEvent({
+			workflowId: 'hl-test-url',
+			parameters: { authentication: 'apiKey', events: ['stock.bas'] },
+			credentials,
+		});
+		assert.match(testUrl, /\/webhook-test\//);
+		assert.equal((await api(sandbox, 'GET', `/webhooks/${String(production)}`)).status, 200);
+		assert.equal((await registrationsAt(testUrl)).length, 1);
+		await emitLowStock('PROD');
+		await expectCount('runs', 1, runsOf(listener), QUIET);
+		assert.equal(itemOf(listener, 0).registration, undefined);
+		for (const test of await registrationsAt(testUrl)) {
+			await api(sandbox, 'DELETE', `/webhooks/${String(test.id)}`);
+		}
 		await hook.deactivate();
 	});
 

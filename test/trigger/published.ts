@@ -11,9 +11,10 @@
  * It shares workflow id, node (id and name) and saved static data with the harness's
  * `activateTrigger`, which plays the webhook side (activation, deliveries).
  */
-import { TriggerContext } from 'n8n-core';
+import { HookContext, TriggerContext } from 'n8n-core';
 import type {
 	IDataObject,
+	IHttpRequestMethods,
 	INode,
 	INodeExecutionData,
 	INodeParameters,
@@ -168,4 +169,58 @@ export async function publishTrigger(spec: {
 			return saves;
 		},
 	};
+}
+
+/**
+ * The editor's "Listen for test event" on a published trigger, as n8n's TestWebhooks registers the
+ * test URL: `checkExists`, then `create`, in a HookContext with mode and activation `manual`, on a
+ * copy of the workflow with the production static data, nothing saved. Returns the test URL.
+ */
+export async function listenForTestEvent(spec: {
+	workflowId: string;
+	parameters: INodeParameters;
+	credentials: TestCredentials;
+}): Promise<string> {
+	const nodeTypes = new HarnessNodeTypes();
+	const nodeType = nodeTypes.getByNameAndVersion(ERP_TRIGGER_TYPE);
+	const workflow = new Workflow({
+		id: spec.workflowId,
+		name: `Harness test run ${spec.workflowId}`,
+		nodes: [
+			{
+				id: NODE_ID,
+				name: NODE_NAME,
+				type: ERP_TRIGGER_TYPE,
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: deepCopy(spec.parameters),
+				credentials: { erpApi: credentialRef('erpApi') },
+				webhookId: `${spec.workflowId}-webhook`,
+			},
+		],
+		connections: {},
+		active: false,
+		nodeTypes,
+		staticData: deepCopy(loadStaticData(spec.workflowId)),
+		settings: { executionOrder: 'v1' },
+	});
+	const node = workflow.getNode(NODE_NAME) as INode;
+	const additionalData = createAdditionalData({
+		credentials: spec.credentials,
+		workflowId: spec.workflowId,
+	});
+	const webhookDescription = nodeType.description.webhooks![0];
+	const context = new HookContext(workflow, node, additionalData, 'manual', 'manual', {
+		httpMethod: webhookDescription.httpMethod as IHttpRequestMethods,
+		node: NODE_NAME,
+		path: String(webhookDescription.path),
+		webhookDescription,
+		workflowId: spec.workflowId,
+		workflowExecuteAdditionalData: additionalData,
+		webhookId: node.webhookId,
+		isTest: true,
+	});
+	const methods = nodeType.webhookMethods!.default!;
+	if (!(await methods.checkExists.call(context))) await methods.create.call(context);
+	return context.getNodeWebhookUrl('default') as string;
 }
