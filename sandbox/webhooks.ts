@@ -21,6 +21,13 @@ export interface WebhookRetry {
 	baseMs: number;
 	maxAttempts: number;
 	timeoutMs: number;
+	/**
+	 * What real senders do to a receiver that keeps failing (off by default): after this many
+	 * failed attempts in a row, the registration is disabled (WooCommerce: 5) ...
+	 */
+	failuresToDisable?: number;
+	/** ... or deleted (Shopify: 8 failed deliveries in a row, for a subscription made by API). */
+	failuresToDelete?: number;
 }
 export const DEFAULT_WEBHOOK_RETRY: WebhookRetry = {
 	baseMs: 1000,
@@ -65,6 +72,8 @@ const scopesFor = (events: string[]): Scope[] =>
 
 export class WebhookService {
 	private hooks = new Map<string, Webhook>();
+	/** Failed attempts in a row, per registration (a success starts again from 0). */
+	private failuresInARow = new Map<string, number>();
 	private counter = 0;
 	readonly events: ErpEvent[] = [];
 	readonly deliveries: DeliveryAttempt[] = [];
@@ -87,6 +96,7 @@ export class WebhookService {
 		for (const r of this.requests) r.destroy();
 		this.requests.clear();
 		this.hooks.clear();
+		this.failuresInARow.clear();
 		this.counter = 0;
 		this.events.length = 0;
 		this.deliveries.length = 0;
@@ -139,6 +149,7 @@ export class WebhookService {
 	}
 
 	delete(id: string): boolean {
+		this.failuresInARow.delete(id);
 		return this.hooks.delete(id);
 	}
 
@@ -206,6 +217,7 @@ export class WebhookService {
 		this.stats.webhookDeliveries.attempts++;
 		if (ok) {
 			this.stats.webhookDeliveries.succeeded++;
+			this.failuresInARow.delete(hook.id);
 			return;
 		}
 		this.stats.webhookDeliveries.failed++;
@@ -213,8 +225,25 @@ export class WebhookService {
 			hook.status = 'disabled';
 			return;
 		}
+		if (this.giveUpOn(hook)) return;
 		if (attempt < maxAttempts)
 			this.schedule(hook, event, body, attempt + 1, baseMs * 2 ** (attempt - 1));
+	}
+
+	/** Counts a failed attempt; true when the registration was disabled or deleted for it. */
+	private giveUpOn(hook: Webhook): boolean {
+		const { failuresToDisable, failuresToDelete } = this.retry();
+		const failures = (this.failuresInARow.get(hook.id) ?? 0) + 1;
+		this.failuresInARow.set(hook.id, failures);
+		if (failuresToDelete !== undefined && failures >= failuresToDelete) {
+			this.delete(hook.id);
+			return true;
+		}
+		if (failuresToDisable !== undefined && failures >= failuresToDisable) {
+			hook.status = 'disabled';
+			return true;
+		}
+		return false;
 	}
 
 	private attempt(hook: Webhook, event: ErpEvent, body: string, attempt: number): void {

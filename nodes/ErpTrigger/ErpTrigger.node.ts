@@ -1,8 +1,9 @@
 import type {
 	IDataObject,
 	IHookFunctions,
-	INodeProperties,
 	INodeType,
+	ITriggerFunctions,
+	ITriggerResponse,
 	INodeTypeDescription,
 	IWebhookFunctions,
 	IWebhookResponseData,
@@ -13,10 +14,7 @@ import {
 	authenticationDescription,
 	erpCredentialsDescription,
 	erpIcon,
-	optionsCollection,
 } from '../shared/descriptions';
-import type { ValueSource } from '../shared/validation';
-import { invalid, labelOf, show, toInteger } from '../shared/validation';
 import {
 	ALL_EVENTS,
 	ERP_EVENTS,
@@ -30,60 +28,20 @@ import {
 } from './events';
 import { verifySignature, type WebhookHeaders } from './signature';
 import { replayMemory } from './replay';
-import { checkExists, create, deliveryVerification, isManual, remove } from './webhookLifecycle';
+import { optionsDescription, readOptions } from './options';
+import { withRestoreNote } from './restoreNotes';
+import { handOverTestDelivery, runTrigger } from './triggerRun';
+import {
+	checkExists,
+	create,
+	isManual,
+	remove,
+	resolveVerification,
+	scopeOf,
+} from './webhookLifecycle';
 
-const DEFAULT_TOLERANCE_SECONDS = 300;
 /** Delivery headers never copied into the output item. */
 const HIDDEN_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'x-api-key']);
-
-interface TriggerOptions {
-	toleranceSeconds: number;
-	includeHeaders: boolean;
-}
-
-const optionsDescription = optionsCollection([
-	{
-		displayName: 'Include Headers',
-		name: 'includeHeaders',
-		type: 'boolean',
-		default: false,
-		description:
-			'Whether to add the delivery headers (event ID, timestamp, signature, content type, ...) to the output item under headers',
-	},
-	{
-		displayName: 'Signature Tolerance (Seconds)',
-		name: 'toleranceSeconds',
-		type: 'number',
-		typeOptions: { minValue: 1, maxValue: 86400 },
-		default: DEFAULT_TOLERANCE_SECONDS,
-		description:
-			'How far the delivery timestamp may be from the current time, in the past or the future, before the delivery is refused as stale or forged',
-	},
-]);
-
-/**
- * The node's Options, checked with the shared input checks: a bad value set through an expression
- * is refused naming the option, at activation and on each delivery, instead of refusing every
- * delivery silently.
- */
-function readOptions(context: IHookFunctions | IWebhookFunctions): TriggerOptions {
-	const options = context.getNodeParameter('options', {}) as IDataObject;
-	const at = (name: string): ValueSource => ({
-		node: context.getNode(),
-		label: labelOf(optionsDescription.options as INodeProperties[], name),
-	});
-	const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
-	// A number, as the option's type says (a text of digits set by an expression is refused too).
-	if (typeof tolerance !== 'number') {
-		throw invalid(at('toleranceSeconds'), `expected a whole number, got ${show(tolerance)}`);
-	}
-	const toleranceSeconds = toInteger(at('toleranceSeconds'), tolerance, { min: 1, max: 86400 });
-	const includeHeaders = options.includeHeaders ?? false;
-	if (typeof includeHeaders !== 'boolean') {
-		throw invalid(at('includeHeaders'), `expected true or false, got ${show(includeHeaders)}`);
-	}
-	return { toleranceSeconds, includeHeaders };
-}
 
 /** Answers the request with a status and a small JSON body, and starts no execution. */
 function answer(
@@ -161,7 +119,7 @@ export class ErpTrigger implements INodeType {
 			},
 			{
 				displayName:
-					"Events reach n8n only while the ERP can call this URL and holds this trigger's registration. They are lost, with no error anywhere, when n8n is unreachable for longer than the ERP retries (about 30 seconds), or when the registration was removed in the ERP while n8n was stopped: n8n 2.41 does not check it again when it starts (n8n 1.123 and 2.33 register it again). Republishing the workflow registers it again (events in between stay lost). For alerts that must not be missed, add a workflow with the ERP Polling Trigger as a backstop: it catches up after any downtime.",
+					"While the workflow is published, this trigger checks its registration in the ERP at every n8n start and activation and every Registration Check Interval (Options; default 15 minutes, one request per check), and registers again when it was deleted, disabled or changed in the ERP: the restore is logged in n8n's log and reported in the next event's item (registration). Events the ERP could not deliver meanwhile (n8n unreachable for longer than the ERP retries, about 30 seconds, or the registration missing until the check) are not caught up by this trigger. For alerts that must not be missed, use the ERP Polling Trigger instead, not next to this one: two workflows post each alert twice.",
 				name: 'deliveryNotice',
 				type: 'notice',
 				default: '',
@@ -186,6 +144,10 @@ export class ErpTrigger implements INodeType {
 		],
 	};
 
+	async trigger(this: ITriggerFunctions): Promise<ITriggerResponse> {
+		return await runTrigger(this);
+	}
+
 	webhookMethods = {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
@@ -206,7 +168,7 @@ export class ErpTrigger implements INodeType {
 		const options = readOptions(this);
 		const { toleranceSeconds } = options;
 
-		const { secret, conventions } = await deliveryVerification(this);
+		const { secret, restoredSecret, conventions } = await resolveVerification(this);
 		if (secret === undefined) {
 			return answer(this, 401, {
 				error: 'not_configured',
@@ -220,13 +182,20 @@ export class ErpTrigger implements INodeType {
 		const headers = ((req as { headersDistinct?: WebhookHeaders }).headersDistinct ??
 			req.headers) as WebhookHeaders;
 		const nowSeconds = Math.floor(Date.now() / 1000);
-		const check = verifySignature(conventions.signature, {
-			secret,
-			headers,
-			rawBody: req.rawBody,
-			toleranceSeconds,
-			nowSeconds,
-		});
+		const verify = (key: string) =>
+			verifySignature(conventions.signature, {
+				secret: key,
+				headers,
+				rawBody: req.rawBody,
+				toleranceSeconds,
+				nowSeconds,
+			});
+		let check = verify(secret);
+		// A registration restored by a scheduled check, whose secret n8n has not saved yet.
+		if (!check.ok && restoredSecret !== undefined) {
+			const second = verify(restoredSecret);
+			if (second.ok) check = second;
+		}
 		if (!check.ok) return answer(this, 401, { error: 'invalid_signature', reason: check.reason });
 
 		let body: unknown;
@@ -254,8 +223,9 @@ export class ErpTrigger implements INodeType {
 		// Check and record in one synchronous step: no await between them (see replay.ts). A scheme
 		// without a signed timestamp is remembered from its arrival: a replayed id is still refused,
 		// an old delivery never seen (or forgotten) cannot be.
+		const scope = scopeOf(this);
 		const verdict = replayMemory.checkAndRecord(
-			`${this.getWorkflow().id ?? ''}/${this.getNode().id}`,
+			scope,
 			{ id: deliveryId, t: check.timestamp ?? nowSeconds },
 			nowSeconds,
 			toleranceSeconds,
@@ -284,6 +254,7 @@ export class ErpTrigger implements INodeType {
 			created_at: event.created_at as IDataObject['created_at'],
 			data: event.data as IDataObject['data'],
 		};
+		const manual = this.getMode() === 'manual';
 		if (options.includeHeaders) {
 			const kept: IDataObject = {};
 			for (const [name, value] of Object.entries(req.headers)) {
@@ -291,6 +262,9 @@ export class ErpTrigger implements INodeType {
 			}
 			item.headers = kept;
 		}
-		return { workflowData: [[{ json: item }]] };
+		const workflowData = [[{ json: manual ? item : withRestoreNote(item, scope) }]];
+		// A test run starts at this node's manual trigger, which emits this (triggerRun.ts).
+		if (manual) handOverTestDelivery(scope, workflowData);
+		return { workflowData };
 	}
 }

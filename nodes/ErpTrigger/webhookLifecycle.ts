@@ -11,18 +11,26 @@
 //   only collect 401s. Returns false so that `create` runs.
 // - create: POST /webhooks and store id + secret (the only time the ERP returns the secret).
 // - delete: DELETE /webhooks/:id (404 is fine) and clear the static data.
+// While published, the trigger's own checks (health.ts) inspect the stored registration the same
+// way and register again when it is not usable.
 // Manual mode: nothing is registered; the secret is the credential's Webhook Secret, and activation
 // fails without a valid one.
 import { randomUUID } from 'crypto';
-import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IHookFunctions,
+	ITriggerFunctions,
+	IWebhookFunctions,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { readConventions } from '../shared/conventions';
 import type { ApiConventions } from '../shared/conventions';
 import { unlessNotFound } from '../shared/notFound';
 import { erpApiRequest, erpPaginate, getGuardedCredentials } from '../shared/transport';
-import { reusedCredentialRead } from './credentialReuse';
 import { normalizeEvents, sameEvents } from './events';
+import type { LostReason } from './restoreNotes';
+import { reportRestore } from './restoreNotes';
 import { isUsableSecret } from './signature';
 
 /** Static data keys (node scope). */
@@ -42,7 +50,23 @@ const REGISTRATION_KEYS = [
 	'recentIds',
 ];
 
-type TriggerContext = IHookFunctions | IWebhookFunctions;
+type TriggerContext = IHookFunctions | IWebhookFunctions | ITriggerFunctions;
+/** Where the registration is checked and made: n8n's webhook methods, and the trigger's checks. */
+type LifecycleContext = IHookFunctions | ITriggerFunctions;
+
+/** The trigger node in this n8n process: workflow id and node id. */
+export const scopeOf = (context: TriggerContext) =>
+	`${context.getWorkflow().id ?? ''}/${context.getNode().id}`;
+
+/**
+ * The secret of the registration a scheduled check restored last in this n8n process, per trigger
+ * node. n8n saves a trigger's static data at activation and start (and when the trigger emits,
+ * which this one does not), not after a scheduled check, and a delivery reads the saved data: so a delivery that the saved
+ * secret does not verify is tried with this one too, in the process that restored it (the one that
+ * receives the deliveries, unless queue mode sends them to a webhook process). Both are secrets of
+ * registrations this node made; the other one's registration is deleted.
+ */
+export const restoredSecrets = new Map<string, string>();
 
 export function isManual(context: TriggerContext): boolean {
 	return context.getNodeParameter('registration', 'automatic') === 'manual';
@@ -53,13 +77,16 @@ function clearRegistration(data: IDataObject): void {
 }
 
 /** DELETE /webhooks/:id; a registration that is already gone counts as deleted. */
-async function deleteRemote(context: IHookFunctions, id: string): Promise<void> {
+async function deleteRemote(context: LifecycleContext, id: string): Promise<void> {
 	await unlessNotFound(
-		erpApiRequest.call(context, { method: 'DELETE', path: `/webhooks/${encodeURIComponent(id)}` }),
+		erpApiRequest.call(context, {
+			method: 'DELETE',
+			path: `/webhooks/${encodeURIComponent(id)}`,
+		}),
 	);
 }
 
-function selectedEvents(context: IHookFunctions): string[] {
+export function selectedEvents(context: LifecycleContext): string[] {
 	const events = normalizeEvents(context.getNodeParameter('events', []));
 	if (events.length === 0) {
 		throw new NodeOperationError(context.getNode(), 'Select at least one event to listen to', {
@@ -74,48 +101,35 @@ async function conventionsOf(context: TriggerContext): Promise<ApiConventions> {
 	return readConventions(await getGuardedCredentials(context), context.getNode());
 }
 
-/** What verification takes from the credential: its conventions and (manual mode) its secret. */
-type CredentialPart = { conventions: ApiConventions; webhookSecret?: unknown };
-
-async function credentialPart(context: TriggerContext): Promise<CredentialPart> {
-	// Guarded like every request: a credential refused for API calls is refused here too.
-	const credentials = await getGuardedCredentials(context);
-	const conventions = readConventions(credentials, context.getNode());
-	return isManual(context)
-		? { conventions, webhookSecret: credentials.webhookSecret }
-		: { conventions };
-}
-
 /**
  * What deliveries are verified with: the credential's conventions, and the secret (the
  * registration's in automatic mode, the credential's Webhook Secret in manual mode; undefined when
- * there is none or the signature scheme cannot use it). `part` is the credential's part, read now
- * or reused.
+ * there is none or the signature scheme cannot use it), and `restoredSecret`, the secret of a
+ * registration a scheduled check restored in this process when it differs from the saved one.
  */
-async function verification(
+export async function resolveVerification(
 	context: TriggerContext,
-	part: Promise<CredentialPart>,
-): Promise<{ conventions: ApiConventions; secret?: string }> {
-	const { conventions, webhookSecret } = await part;
-	const secret = isManual(context)
-		? webhookSecret
-		: context.getWorkflowStaticData('node')[STATIC_KEYS.secret];
-	if (typeof secret !== 'string') return { conventions };
-	const trimmed = secret.trim();
-	return isUsableSecret(conventions.signature, trimmed)
-		? { conventions, secret: trimmed }
-		: { conventions };
-}
-
-/** For a delivery: verification with the credential read of the last seconds (credentialReuse.ts). */
-export async function deliveryVerification(context: IWebhookFunctions) {
-	const part = reusedCredentialRead(context, async () => await credentialPart(context));
-	return await verification(context, part);
+): Promise<{ conventions: ApiConventions; secret?: string; restoredSecret?: string }> {
+	// Guarded like every request: a credential refused for API calls is refused here too.
+	const credentials = await getGuardedCredentials(context);
+	const conventions = readConventions(credentials, context.getNode());
+	const usable = (secret: unknown) =>
+		typeof secret === 'string' && isUsableSecret(conventions.signature, secret.trim())
+			? secret.trim()
+			: undefined;
+	if (isManual(context)) return { conventions, secret: usable(credentials.webhookSecret) };
+	const saved = usable(context.getWorkflowStaticData('node')[STATIC_KEYS.secret]);
+	const restored = usable(restoredSecrets.get(scopeOf(context)));
+	return {
+		conventions,
+		secret: saved ?? restored,
+		restoredSecret: saved !== undefined && restored !== saved ? restored : undefined,
+	};
 }
 
 async function checkManual(context: IHookFunctions): Promise<boolean> {
 	selectedEvents(context);
-	if ((await verification(context, credentialPart(context))).secret === undefined) {
+	if ((await resolveVerification(context)).secret === undefined) {
 		throw new NodeOperationError(
 			context.getNode(),
 			'Manual registration needs the webhook secret: set Webhook Secret in the ERP credential',
@@ -134,60 +148,106 @@ async function checkManual(context: IHookFunctions): Promise<boolean> {
 	return true;
 }
 
+/** What the check found of the stored registration; anything but `ok` was forgotten. */
+export type RegistrationState =
+	| 'ok'
+	/** No registration is stored (never registered, or cleared). */
+	| 'none'
+	/**
+	 * Lost: gone (404), disabled, pointing to another URL (only forgotten, never deleted), with
+	 * other events, or we hold no secret for it.
+	 */
+	| LostReason;
+
+/**
+ * Why checkExists found the stored registration lost, per trigger node, for `create` to report
+ * the restore (n8n runs them one after the other, in one process).
+ */
+const lostAtCheck = new Map<string, LostReason>();
+
+/**
+ * One request (GET /webhooks/:id): whether the stored registration is active, has `url` and
+ * exactly `events`, and we hold its secret. If not, it is forgotten (and deleted when it has our
+ * URL, since it can never be verified or no longer delivers what was chosen).
+ */
+export async function inspectRegistration(
+	context: LifecycleContext,
+	url: string,
+	events: string[],
+): Promise<RegistrationState> {
+	const data = context.getWorkflowStaticData('node');
+	const storedId = data[STATIC_KEYS.id];
+	if (typeof storedId !== 'string' || storedId === '') return 'none';
+	const remote = (await unlessNotFound(
+		erpApiRequest.call(context, {
+			method: 'GET',
+			path: `/webhooks/${encodeURIComponent(storedId)}`,
+			resource: `Webhook ${storedId}`,
+		}),
+	)) as IDataObject | undefined;
+	const state: RegistrationState =
+		remote === undefined
+			? 'gone'
+			: remote.url !== url
+				? 'otherUrl'
+				: remote.status !== undefined && remote.status !== 'active'
+					? 'disabled'
+					: !sameEvents(remote.events, events)
+						? 'otherEvents'
+						: typeof data[STATIC_KEYS.secret] !== 'string'
+							? 'noSecret'
+							: 'ok';
+	if (state === 'ok') {
+		data[STATIC_KEYS.url] = url;
+		data[STATIC_KEYS.events] = events;
+		return state;
+	}
+	if (remote !== undefined && remote.url === url) await deleteRemote(context, storedId);
+	clearRegistration(data);
+	return state;
+}
+
+/**
+ * Deletes every registration with `url` (lost static data, an earlier failed run): the list never
+ * returns secrets, so one we hold no secret for could never be verified and would only collect 401s.
+ */
+export async function deleteOrphans(context: LifecycleContext, url: string): Promise<void> {
+	for await (const page of erpPaginate.call(context, '/webhooks', {}, { pageSize: 100 })) {
+		for (const hook of page) {
+			if (hook.url === url && typeof hook.id === 'string') await deleteRemote(context, hook.id);
+		}
+	}
+}
+
 export async function checkExists(this: IHookFunctions): Promise<boolean> {
 	if (isManual(this)) return await checkManual(this);
-
-	const data = this.getWorkflowStaticData('node');
 	const url = this.getNodeWebhookUrl('default') as string;
-	const events = selectedEvents(this);
-
-	const storedId = data[STATIC_KEYS.id];
-	if (typeof storedId === 'string' && storedId !== '') {
-		const remote = (await unlessNotFound(
-			erpApiRequest.call(this, {
-				method: 'GET',
-				path: `/webhooks/${encodeURIComponent(storedId)}`,
-				resource: `Webhook ${storedId}`,
-			}),
-		)) as IDataObject | undefined;
-		const reusable =
-			remote !== undefined &&
-			remote.url === url &&
-			sameEvents(remote.events, events) &&
-			(remote.status === undefined || remote.status === 'active') &&
-			typeof data[STATIC_KEYS.secret] === 'string';
-		if (reusable) {
-			data[STATIC_KEYS.url] = url;
-			data[STATIC_KEYS.events] = events;
-			return true;
-		}
-		if (remote !== undefined && remote.url === url) await deleteRemote(this, storedId);
-		clearRegistration(data);
-	}
-
-	// Registrations with our URL that we hold no secret for (lost static data, an earlier failed run).
-	for await (const page of erpPaginate.call(this, '/webhooks', {}, { pageSize: 100 })) {
-		for (const hook of page) {
-			if (hook.url === url && typeof hook.id === 'string') await deleteRemote(this, hook.id);
-		}
-	}
+	const state = await inspectRegistration(this, url, selectedEvents(this));
+	if (state === 'ok') return true;
+	// Not for the editor's test URL (activation `manual`): n8n runs these methods for it with the
+	// production static data, whose registration is then only "another URL".
+	if (state === 'none' || this.getActivationMode() === 'manual') lostAtCheck.delete(scopeOf(this));
+	else lostAtCheck.set(scopeOf(this), state);
+	await deleteOrphans(this, url);
 	return false;
 }
 
-export async function create(this: IHookFunctions): Promise<boolean> {
-	if (isManual(this)) return true;
-	const data = this.getWorkflowStaticData('node');
-	const url = this.getNodeWebhookUrl('default') as string;
-	const events = selectedEvents(this);
-	const { signature } = await conventionsOf(this);
-	const workflowId = this.getWorkflow().id ?? '';
-	const created = (await erpApiRequest.call(this, {
+/** POST /webhooks and keep id, secret, URL and events (the only time the ERP returns the secret). */
+export async function register(
+	context: LifecycleContext,
+	url: string,
+	events: string[],
+): Promise<string> {
+	const data = context.getWorkflowStaticData('node');
+	const { signature } = await conventionsOf(context);
+	const workflowId = context.getWorkflow().id ?? '';
+	const created = (await erpApiRequest.call(context, {
 		method: 'POST',
 		path: '/webhooks',
 		body: {
 			url,
 			events,
-			description: `n8n workflow ${workflowId}, node "${this.getNode().name}"`.slice(0, 500),
+			description: `n8n workflow ${workflowId}, node "${context.getNode().name}"`.slice(0, 500),
 		},
 		// A fresh key per registration: a key derived from the body would make the server replay the
 		// answer of an earlier, since deleted, registration with the same URL and events.
@@ -195,16 +255,34 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 	})) as IDataObject;
 
 	if (typeof created?.id !== 'string' || !isUsableSecret(signature, String(created.secret ?? ''))) {
-		if (typeof created?.id === 'string') await deleteRemote(this, created.id);
-		throw new NodeOperationError(this.getNode(), 'The ERP did not return a webhook id and secret', {
-			description:
-				'POST /webhooks answered without an id or a secret the signature scheme can use (whsec_... with Standard Webhooks), so deliveries could not be verified. The registration was not kept.',
-		});
+		if (typeof created?.id === 'string') await deleteRemote(context, created.id);
+		throw new NodeOperationError(
+			context.getNode(),
+			'The ERP did not return a webhook id and secret',
+			{
+				description:
+					'POST /webhooks answered without an id or a secret the signature scheme can use (whsec_... with Standard Webhooks), so deliveries could not be verified. The registration was not kept.',
+			},
+		);
 	}
 	data[STATIC_KEYS.id] = created.id;
 	data[STATIC_KEYS.secret] = created.secret as string;
 	data[STATIC_KEYS.url] = url;
 	data[STATIC_KEYS.events] = events;
+	return created.id;
+}
+
+export async function create(this: IHookFunctions): Promise<boolean> {
+	if (isManual(this)) return true;
+	const id = await register(
+		this,
+		this.getNodeWebhookUrl('default') as string,
+		selectedEvents(this),
+	);
+	// A registration this trigger held and lost (at a start, or republished): never silent.
+	const lost = lostAtCheck.get(scopeOf(this));
+	lostAtCheck.delete(scopeOf(this));
+	if (lost !== undefined) reportRestore(this, scopeOf(this), lost, id);
 	return true;
 }
 

@@ -84,8 +84,7 @@ async function deliveredToOneOnly(
 	controlConventions?: ICredentialDataDecryptedObject,
 ): Promise<IDataObject> {
 	await play(variant);
-	// One workflow id per test: a trigger node keeps its credential read for a few seconds
-	// (nodes/ErpTrigger/credentialReuse.ts), and each test here gives it other conventions.
+	// One workflow id per test: each test here gives the trigger other conventions.
 	const run = ++runs;
 	const custom = await listening(`conv-custom-${controlStatus}-${run}`, conventions);
 	const defaults = await listening(`conv-control-${controlStatus}-${run}`, controlConventions);

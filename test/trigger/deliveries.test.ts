@@ -15,7 +15,6 @@ import type { TriggerHandle, TriggerListener } from '../harness';
 import {
 	api,
 	control,
-	afterCredentialReuse,
 	freezeClock,
 	newSecret,
 	nowSeconds,
@@ -468,10 +467,7 @@ describe('options and manual mode', () => {
 			environment: 'sandbox',
 			baseUrl: sandbox.baseUrl,
 		});
-		// The credential read of the last CREDENTIAL_REUSE_MS serves deliveries: the edit applies after.
-		const unsigned = await afterCredentialReuse(
-			async () => await trigger.deliver(signedDelivery(secret, { type: 'paie.validee' })),
-		);
+		const unsigned = await trigger.deliver(signedDelivery(secret, { type: 'paie.validee' }));
 		assert.equal(unsigned.status, 401);
 		assert.equal(unsigned.items, undefined);
 		await trigger.deactivate();

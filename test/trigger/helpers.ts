@@ -8,9 +8,9 @@ import { setTimeout as delay } from 'node:timers/promises';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { CREDENTIAL_REUSE_MS } from '../../nodes/ErpTrigger/credentialReuse';
 import { DEMO_KEYS, startSandbox } from '../../sandbox';
 import type { SandboxHandle } from '../../sandbox';
+import type { WebhookRetry } from '../../sandbox/webhooks';
 import { ReplayMemory, replaceReplayMemory } from '../../nodes/ErpTrigger/replay';
 
 export interface Answer {
@@ -114,33 +114,21 @@ export function freezeClock(): number {
 	return now;
 }
 
-/**
- * Runs `check` with the trigger's clock (`Date`) CREDENTIAL_REUSE_MS later: a credential edited
- * before it applies to the deliveries in `check` (nodes/ErpTrigger/credentialReuse.ts).
- */
-export async function afterCredentialReuse<T>(check: () => Promise<T>): Promise<T> {
-	freezeClock();
-	jest.setSystemTime(Date.now() + CREDENTIAL_REUSE_MS);
-	try {
-		return await check();
-	} finally {
-		jest.useRealTimers();
-	}
-}
-
 export { signedDelivery, type SignedDelivery } from './signed-delivery';
 
 /**
  * For a trigger test file's beforeAll: a sandbox without rate limit whose refused deliveries are
  * retried once after 10 ms (not over minutes), and a replay memory begun at 0, because these
  * tests sign deliveries in the past and the test process is younger than that (see "signed
- * before n8n started" in deliveries.test.ts).
+ * before n8n started" in deliveries.test.ts). `retry` changes the delivery settings.
  */
-export async function startDeliveringSandbox(): Promise<SandboxHandle> {
+export async function startDeliveringSandbox(
+	retry: Partial<WebhookRetry> = {},
+): Promise<SandboxHandle> {
 	replaceReplayMemory(new ReplayMemory({ since: 0 }));
 	return await startSandbox({
 		port: 0,
 		rateLimit: false,
-		webhookRetry: { baseMs: 10, maxAttempts: 2, timeoutMs: 2000 },
+		webhookRetry: { baseMs: 10, maxAttempts: 2, timeoutMs: 2000, ...retry },
 	});
 }

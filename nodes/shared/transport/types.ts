@@ -5,6 +5,7 @@ import type {
 	IHookFunctions,
 	ILoadOptionsFunctions,
 	IPollFunctions,
+	ITriggerFunctions,
 	IWebhookFunctions,
 } from 'n8n-workflow';
 
@@ -13,6 +14,7 @@ export type ErpContext =
 	| ILoadOptionsFunctions
 	| IHookFunctions
 	| IPollFunctions
+	| ITriggerFunctions
 	| IWebhookFunctions;
 
 export interface ErpRequest {

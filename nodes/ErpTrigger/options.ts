@@ -1,0 +1,80 @@
+import type {
+	IDataObject,
+	IHookFunctions,
+	INodeProperties,
+	ITriggerFunctions,
+	IWebhookFunctions,
+} from 'n8n-workflow';
+
+import { optionsCollection } from '../shared/descriptions';
+import type { ValueSource } from '../shared/validation';
+import { invalid, labelOf, show, toInteger } from '../shared/validation';
+
+const DEFAULT_TOLERANCE_SECONDS = 300;
+/** How often, in minutes, a published trigger checks its registration (one request per check). */
+export const DEFAULT_CHECK_MINUTES = 15;
+
+export interface TriggerOptions {
+	toleranceSeconds: number;
+	includeHeaders: boolean;
+	checkMinutes: number;
+}
+
+export const optionsDescription = optionsCollection([
+	{
+		displayName: 'Include Headers',
+		name: 'includeHeaders',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to add the delivery headers (event ID, timestamp, signature, content type, ...) to the output item under headers',
+	},
+	{
+		displayName: 'Registration Check Interval (Minutes)',
+		name: 'checkMinutes',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: 1440 },
+		default: DEFAULT_CHECK_MINUTES,
+		description:
+			'How often the published trigger checks that the ERP still holds its registration (active, with this URL, these events and a secret it holds) and restores it if not. Each check costs one request to the ERP (reading the registration by its ID); a restore a few more. With automatic registration only.',
+	},
+	{
+		displayName: 'Signature Tolerance (Seconds)',
+		name: 'toleranceSeconds',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: 86400 },
+		default: DEFAULT_TOLERANCE_SECONDS,
+		description:
+			'How far the delivery timestamp may be from the current time, in the past or the future, before the delivery is refused as stale or forged',
+	},
+]);
+
+/**
+ * The node's Options, checked with the shared input checks: a bad value set through an expression
+ * is refused naming the option, at activation and on each delivery, instead of refusing every
+ * delivery silently.
+ */
+export function readOptions(
+	context: IHookFunctions | IWebhookFunctions | ITriggerFunctions,
+): TriggerOptions {
+	const options = context.getNodeParameter('options', {}) as IDataObject;
+	const at = (name: string): ValueSource => ({
+		node: context.getNode(),
+		label: labelOf(optionsDescription.options as INodeProperties[], name),
+	});
+	const whole = (name: string, fallback: number, max: number): number => {
+		const value = options[name] ?? fallback;
+		// A number, as the option's type says (a text of digits set by an expression is refused too).
+		if (typeof value !== 'number') {
+			throw invalid(at(name), `expected a whole number, got ${show(value)}`);
+		}
+		return toInteger(at(name), value, { min: 1, max });
+	};
+	const toleranceSeconds = whole('toleranceSeconds', DEFAULT_TOLERANCE_SECONDS, 86400);
+	const checkMinutes = whole('checkMinutes', DEFAULT_CHECK_MINUTES, 1440);
+	const includeHeaders = options.includeHeaders ?? false;
+	if (typeof includeHeaders !== 'boolean') {
+		throw invalid(at('includeHeaders'), `expected true or false, got ${show(includeHeaders)}`);
+	}
+	return { toleranceSeconds, includeHeaders, checkMinutes };
+}

@@ -1,0 +1,55 @@
+// A restored registration is never silent: logged as a warning in n8n's log, and reported in the
+// first item the trigger emits after it (`registration`). Used where a registration is restored:
+// n8n's webhook methods at activation and start, and the trigger's scheduled checks (health.ts).
+import type { IDataObject, IHookFunctions, ITriggerFunctions } from 'n8n-workflow';
+
+/** Why a stored registration could not be kept (webhookLifecycle.ts, `inspectRegistration`). */
+export type LostReason = 'gone' | 'disabled' | 'otherUrl' | 'otherEvents' | 'noSecret';
+
+/** What a restore reports in the next item: when, why, and the new registration's id. */
+export interface RestoreNote {
+	restored_at: string;
+	reason: LostReason;
+	webhook_id: string;
+}
+
+const REASONS: Record<LostReason, string> = {
+	gone: 'the ERP no longer had it',
+	disabled: 'the ERP had disabled it',
+	otherUrl: 'it pointed to another URL',
+	otherEvents: 'it had other events',
+	noSecret: 'this trigger held no secret for it',
+};
+
+/** Restores made in this process and not yet reported in an item, per trigger node. */
+const unreported = new Map<string, RestoreNote>();
+
+/** Logs a restore and keeps its note for the next item. */
+export function reportRestore(
+	context: IHookFunctions | ITriggerFunctions,
+	scope: string,
+	reason: LostReason,
+	webhookId: string,
+): RestoreNote {
+	const note: RestoreNote = {
+		restored_at: new Date().toISOString(),
+		reason,
+		webhook_id: webhookId,
+	};
+	unreported.set(scope, note);
+	const workflowId = context.getWorkflow().id ?? '';
+	const node = context.getNode().name;
+	context.logger.warn(
+		`ERP Trigger: the webhook registration of workflow ${workflowId}, node "${node}" was restored (${REASONS[reason]}): new registration ${webhookId}`,
+		{ workflowId, node, reason, webhookId },
+	);
+	return note;
+}
+
+/** The item with the note of the last restore not yet reported for this node (then forgotten). */
+export function withRestoreNote(item: IDataObject, scope: string): IDataObject {
+	const note = unreported.get(scope);
+	if (note === undefined) return item;
+	unreported.delete(scope);
+	return { ...item, registration: { ...note } };
+}

@@ -1,0 +1,67 @@
+// The ERP Trigger's `trigger()`: the moment n8n gives a webhook node at every start and activation
+// (see health.ts), and what the node must do when n8n runs it in a manual test.
+//
+// A test run: "Listen for test event" waits for a delivery on the test URL; n8n runs the node's
+// `webhook()` (mode manual), then starts the run at this node, and, because the node has a
+// `trigger()`, runs it in manual mode instead of passing on what `webhook()` returned (n8n-core's
+// WorkflowExecute.runNode checks `trigger` before `webhook`, 1.123.81 to 2.41.x). So `webhook()`
+// hands the accepted test delivery over here, in process memory, and the manual trigger emits it.
+import type { INodeExecutionData, ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { safeCheck } from './health';
+import { readOptions } from './options';
+import { scopeOf } from './webhookLifecycle';
+
+/** Test deliveries accepted by `webhook()` and not yet emitted by the manual trigger, per node. */
+const testDeliveries = new Map<string, INodeExecutionData[][]>();
+
+/** Called by `webhook()` in a test run: what the manual trigger then emits. */
+export function handOverTestDelivery(scope: string, data: INodeExecutionData[][]): void {
+	testDeliveries.set(scope, data);
+}
+
+function manualResponse(context: ITriggerFunctions): ITriggerResponse {
+	return {
+		manualTriggerFunction: async () => {
+			const scope = scopeOf(context);
+			const data = testDeliveries.get(scope);
+			testDeliveries.delete(scope);
+			if (data === undefined) {
+				throw new NodeOperationError(context.getNode(), 'No test event was received', {
+					description:
+						'Click "Listen for test event" and send an event to this node\'s Test URL. A test run must run in the n8n process that received the event (not on a queue-mode worker).',
+				});
+			}
+			context.emit(data);
+		},
+	};
+}
+
+/** The second of each minute this node's checks run at: spread over the minute by node id. */
+function secondOf(nodeId: string): number {
+	let sum = 0;
+	for (const char of nodeId) sum = (sum + char.charCodeAt(0)) % 60;
+	return sum;
+}
+
+export async function runTrigger(context: ITriggerFunctions): Promise<ITriggerResponse> {
+	if (context.getMode() === 'manual') return manualResponse(context);
+	const { checkMinutes } = readOptions(context);
+	// n8n runs the webhook's checkExists (and create) at this activation or start, just before or
+	// alongside this (in parallel in 2.41): checking now too could register twice. So the first
+	// check is at the first tick, within a minute, then every `checkMinutes` (a tick each minute:
+	// cron has no "every N minutes" for any N), one at a time. The tick returns its work's promise
+	// for tests; n8n does not wait for it.
+	let ticks = 0;
+	const onTick = () => {
+		ticks += 1;
+		if ((ticks - 1) % checkMinutes !== 0) return undefined;
+		return safeCheck(context);
+	};
+	context.helpers.registerCron(
+		{ expression: `${secondOf(context.getNode().id)} * * * * *` },
+		onTick,
+	);
+	return {};
+}

@@ -1,0 +1,26 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- drives n8n from outside, not a node */
+/**
+ * `npm run test:compat`: the ERP Trigger heals itself in each real n8n of VERSIONS (1.123.81 and
+ * 2.33.7 by default), the scenario of test/e2e/trigger-health.ts that
+ * test/e2e/trigger-restart.test.ts runs on 2.41.x: the registration deleted while n8n is stopped
+ * (these versions run `checkExists` at start; the node's `trigger()` runs after it), and deleted
+ * while n8n runs (restored by the scheduled check: `registerCron`, in every version); a restart
+ * repeats nothing.
+ */
+import { describe } from '@jest/globals';
+
+import { skipE2e } from '../../scripts/n8n-instance';
+import { e2eLog } from '../e2e/helpers';
+import { useSelfHealingScenario } from '../e2e/trigger-health';
+import { VERSIONS } from './versions';
+
+(skipE2e() ? describe.skip : describe).each(VERSIONS)(
+	'real n8n %s: the ERP Trigger heals itself',
+	(version) => {
+		useSelfHealingScenario({
+			version,
+			folderPrefix: `n8n-nodes-erp-compat-health-${version}-`,
+			log: e2eLog(`compat trigger health ${version}`),
+		});
+	},
+);

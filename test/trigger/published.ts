@@ -1,0 +1,226 @@
+/**
+ * The ERP Trigger's `trigger()` as n8n runs it while the workflow is published (packages/cli
+ * ActiveWorkflowManager / WorkflowTriggerActivator, 2.41): in n8n-core's TriggerContext (mode
+ * `trigger`), at activation (`activate`) and at every start (`init`), on one `Workflow` per n8n
+ * process loaded from the saved static data; static data saved after the activation or start and
+ * when the node emits, **not after a scheduled tick that emits nothing**. At a start, the webhook
+ * side is activated first (checkExists, then create), as n8n 1.123 and 2.33 always do and 2.41
+ * does for a webhook node that has a `trigger()`. `registerCron` is captured: each `tick()` is one
+ * minute of the schedule, and resolves when the work the tick started is done.
+ *
+ * It shares workflow id, node (id and name) and saved static data with the harness's
+ * `activateTrigger`, which plays the webhook side (activation, deliveries).
+ */
+import { HookContext, TriggerContext } from 'n8n-core';
+import type {
+	IDataObject,
+	IHttpRequestMethods,
+	INode,
+	INodeExecutionData,
+	INodeParameters,
+	ITriggerResponse,
+	WorkflowActivateMode,
+} from 'n8n-workflow';
+import { deepCopy, Workflow } from 'n8n-workflow';
+
+import { createAdditionalData, loadStaticData, saveStaticData } from '../harness/additional-data';
+import { credentialRef } from '../harness/credentials';
+import type { TestCredentials } from '../harness/credentials';
+import { HarnessNodeTypes } from '../harness/runtime';
+import { ERP_TRIGGER_TYPE, activateTrigger } from '../harness/webhook';
+
+/** The node as the harness's activateTrigger builds it (same id, so the same trigger node). */
+const NODE_ID = 'harness-trigger-node';
+const NODE_NAME = 'ERP Trigger';
+
+export interface LogLine {
+	level: 'warn' | 'error' | 'info' | 'debug';
+	message: string;
+}
+
+export interface PublishedTrigger {
+	/**
+	 * n8n stopped and started: a new process from the saved static data, the webhook side
+	 * activated (checkExists, create), then `trigger()` at `init`.
+	 */
+	restart(): Promise<void>;
+	/** `minutes` minutes of the schedule, one tick each; resolves when their work is done. */
+	tick(minutes?: number): Promise<void>;
+	/** What the node logged, and the failed executions it saved. */
+	readonly logs: LogLine[];
+	readonly failures: Error[];
+	/** Every item the node emitted, in order. */
+	readonly emitted: IDataObject[];
+	/** The node's static data in the running process. */
+	readonly liveState: IDataObject;
+	/** How many times n8n saved the static data. */
+	readonly saves: number;
+}
+
+export async function publishTrigger(spec: {
+	workflowId: string;
+	parameters: INodeParameters;
+	credentials: TestCredentials;
+	/** The first `trigger()`: at activation (default) or at a start. */
+	activation?: WorkflowActivateMode;
+	/** The webhook URL the webhook side registers at a start (its activateTrigger's). */
+	webhookUrl?: string;
+}): Promise<PublishedTrigger> {
+	const nodeTypes = new HarnessNodeTypes();
+	const nodeType = nodeTypes.getByNameAndVersion(ERP_TRIGGER_TYPE);
+	const credentials: INode['credentials'] = {};
+	for (const { name } of nodeType.description.credentials ?? []) {
+		if (spec.credentials.has(name)) credentials[name] = credentialRef(name);
+	}
+	const logs: LogLine[] = [];
+	const failures: Error[] = [];
+	const emitted: IDataObject[] = [];
+	let saves = 0;
+	let ticks: Array<(at: Date) => unknown> = [];
+	let workflow: Workflow;
+
+	const save = () => {
+		saveStaticData(spec.workflowId, workflow.staticData);
+		saves += 1;
+	};
+	const logger = (level: LogLine['level']) => (message: string) => logs.push({ level, message });
+
+	const start = async (activation: WorkflowActivateMode) => {
+		ticks = [];
+		workflow = new Workflow({
+			id: spec.workflowId,
+			name: `Harness published trigger ${spec.workflowId}`,
+			nodes: [
+				{
+					id: NODE_ID,
+					name: NODE_NAME,
+					type: ERP_TRIGGER_TYPE,
+					typeVersion: 1,
+					position: [0, 0],
+					parameters: deepCopy(spec.parameters),
+					credentials,
+					webhookId: `${spec.workflowId}-webhook`,
+				},
+			],
+			connections: {},
+			active: true,
+			nodeTypes,
+			staticData: loadStaticData(spec.workflowId),
+			settings: { executionOrder: 'v1' },
+		});
+		const node = workflow.getNode(NODE_NAME) as INode;
+		const additionalData = createAdditionalData({
+			credentials: spec.credentials,
+			workflowId: spec.workflowId,
+		});
+		const emit = (data: INodeExecutionData[][]) => {
+			// n8n saves the static data before the run starts.
+			save();
+			emitted.push(...(data[0] ?? []).map((item) => item.json));
+		};
+		const context = new TriggerContext(
+			workflow,
+			node,
+			additionalData,
+			'trigger',
+			activation,
+			emit,
+			(error: Error) => failures.push(error),
+			(error: Error) => failures.push(error),
+			{ registerCron: (_cron, onTick) => void ticks.push(onTick) },
+		);
+		Object.defineProperty(context, 'logger', {
+			value: {
+				warn: logger('warn'),
+				error: logger('error'),
+				info: logger('info'),
+				debug: logger('debug'),
+			},
+		});
+		(await nodeType.trigger!.call(context)) as ITriggerResponse;
+		save();
+	};
+
+	await start(spec.activation ?? 'activate');
+	return {
+		async restart() {
+			await activateTrigger({
+				parameters: spec.parameters,
+				credentials: spec.credentials,
+				workflowId: spec.workflowId,
+				webhookUrl: spec.webhookUrl,
+			});
+			await start('init');
+		},
+		async tick(minutes = 1) {
+			for (let i = 0; i < minutes; i++) {
+				await Promise.all(ticks.map(async (onTick) => await onTick(new Date())));
+			}
+		},
+		logs,
+		failures,
+		emitted,
+		get liveState() {
+			const state = deepCopy((workflow.staticData[`node:${NODE_NAME}`] ?? {}) as IDataObject);
+			delete state.__dataChanged;
+			return state;
+		},
+		get saves() {
+			return saves;
+		},
+	};
+}
+
+/**
+ * The editor's "Listen for test event" on a published trigger, as n8n's TestWebhooks registers the
+ * test URL: `checkExists`, then `create`, in a HookContext with mode and activation `manual`, on a
+ * copy of the workflow with the production static data, nothing saved. Returns the test URL.
+ */
+export async function listenForTestEvent(spec: {
+	workflowId: string;
+	parameters: INodeParameters;
+	credentials: TestCredentials;
+}): Promise<string> {
+	const nodeTypes = new HarnessNodeTypes();
+	const nodeType = nodeTypes.getByNameAndVersion(ERP_TRIGGER_TYPE);
+	const workflow = new Workflow({
+		id: spec.workflowId,
+		name: `Harness test run ${spec.workflowId}`,
+		nodes: [
+			{
+				id: NODE_ID,
+				name: NODE_NAME,
+				type: ERP_TRIGGER_TYPE,
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: deepCopy(spec.parameters),
+				credentials: { erpApi: credentialRef('erpApi') },
+				webhookId: `${spec.workflowId}-webhook`,
+			},
+		],
+		connections: {},
+		active: false,
+		nodeTypes,
+		staticData: deepCopy(loadStaticData(spec.workflowId)),
+		settings: { executionOrder: 'v1' },
+	});
+	const node = workflow.getNode(NODE_NAME) as INode;
+	const additionalData = createAdditionalData({
+		credentials: spec.credentials,
+		workflowId: spec.workflowId,
+	});
+	const webhookDescription = nodeType.description.webhooks![0];
+	const context = new HookContext(workflow, node, additionalData, 'manual', 'manual', {
+		httpMethod: webhookDescription.httpMethod as IHttpRequestMethods,
+		node: NODE_NAME,
+		path: String(webhookDescription.path),
+		webhookDescription,
+		workflowId: spec.workflowId,
+		workflowExecuteAdditionalData: additionalData,
+		webhookId: node.webhookId,
+		isTest: true,
+	});
+	const methods = nodeType.webhookMethods!.default!;
+	if (!(await methods.checkExists.call(context))) await methods.create.call(context);
+	return context.getNodeWebhookUrl('default') as string;
+}
