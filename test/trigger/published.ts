@@ -87,26 +87,11 @@ export async function publishTrigger(spec: {
 
 	const start = async (activation: WorkflowActivateMode) => {
 		ticks = [];
-		workflow = new Workflow({
-			id: spec.workflowId,
+		workflow = triggerWorkflow(spec, nodeTypes, {
 			name: `Harness published trigger ${spec.workflowId}`,
-			nodes: [
-				{
-					id: NODE_ID,
-					name: NODE_NAME,
-					type: ERP_TRIGGER_TYPE,
-					typeVersion: 1,
-					position: [0, 0],
-					parameters: deepCopy(spec.parameters),
-					credentials,
-					webhookId: `${spec.workflowId}-webhook`,
-				},
-			],
-			connections: {},
+			credentials,
 			active: true,
-			nodeTypes,
 			staticData: loadStaticData(spec.workflowId),
-			settings: { executionOrder: 'v1' },
 		});
 		const node = workflow.getNode(NODE_NAME) as INode;
 		const additionalData = createAdditionalData({
@@ -183,26 +168,11 @@ export async function listenForTestEvent(spec: {
 }): Promise<string> {
 	const nodeTypes = new HarnessNodeTypes();
 	const nodeType = nodeTypes.getByNameAndVersion(ERP_TRIGGER_TYPE);
-	const workflow = new Workflow({
-		id: spec.workflowId,
+	const workflow = triggerWorkflow(spec, nodeTypes, {
 		name: `Harness test run ${spec.workflowId}`,
-		nodes: [
-			{
-				id: NODE_ID,
-				name: NODE_NAME,
-				type: ERP_TRIGGER_TYPE,
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: deepCopy(spec.parameters),
-				credentials: { erpApi: credentialRef('erpApi') },
-				webhookId: `${spec.workflowId}-webhook`,
-			},
-		],
-		connections: {},
+		credentials: { erpApi: credentialRef('erpApi') },
 		active: false,
-		nodeTypes,
 		staticData: deepCopy(loadStaticData(spec.workflowId)),
-		settings: { executionOrder: 'v1' },
 	});
 	const node = workflow.getNode(NODE_NAME) as INode;
 	const additionalData = createAdditionalData({
@@ -223,4 +193,38 @@ export async function listenForTestEvent(spec: {
 	const methods = nodeType.webhookMethods!.default!;
 	if (!(await methods.checkExists.call(context))) await methods.create.call(context);
 	return context.getNodeWebhookUrl('default') as string;
+}
+
+/** A workflow of one ERP Trigger node with `spec`'s parameters, as the harness runs it. */
+function triggerWorkflow(
+	spec: { workflowId: string; parameters: INodeParameters },
+	nodeTypes: HarnessNodeTypes,
+	options: {
+		name: string;
+		credentials: INode['credentials'];
+		active: boolean;
+		staticData: IDataObject;
+	},
+): Workflow {
+	return new Workflow({
+		id: spec.workflowId,
+		name: options.name,
+		nodes: [
+			{
+				id: NODE_ID,
+				name: NODE_NAME,
+				type: ERP_TRIGGER_TYPE,
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: deepCopy(spec.parameters),
+				credentials: options.credentials,
+				webhookId: `${spec.workflowId}-webhook`,
+			},
+		],
+		connections: {},
+		active: options.active,
+		nodeTypes,
+		staticData: options.staticData,
+		settings: { executionOrder: 'v1' },
+	});
 }
