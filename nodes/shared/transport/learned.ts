@@ -19,7 +19,7 @@
 // Pure arithmetic on a Learned record, with the time as a parameter (budget.ts wires it in).
 import { MINUTE_MS, acceptedAfter, refusedAfter, searchPointMs } from './windowSearch';
 import type { WindowBounds } from './windowSearch';
-import { releaseAtMs } from './sharing';
+import { SHARED_CONSUMERS, SHARED_WINDOWS, releaseAtMs } from './sharing';
 
 /** Full windows without a 429 after which the learned capacity is tried one higher. */
 export const GROW_AFTER_WINDOWS = 3;
@@ -55,6 +55,8 @@ export interface Learned {
 	ratePerMinute?: number;
 	/** When the last request was sent. */
 	lastSentMs?: number;
+	/** Another consumer was seen (a bare 429 no window of ours explains): shared until then. */
+	sharedUntilMs?: number;
 }
 
 export function newLearned(): Learned {
@@ -71,6 +73,17 @@ export function newLearned(): Learned {
 export function rateSpacingMs(l: Learned): number | undefined {
 	if (l.ratePerMinute === undefined) return undefined;
 	return (MINUTE_MS / l.ratePerMinute) * (1 + RATE_SPACING_MARGIN);
+}
+
+/** Another consumer was seen lately: each window is taken in part only (windowCapacity). */
+export function learnedShared(l: Learned, nowMs: number): boolean {
+	return l.sharedUntilMs !== undefined && nowMs < l.sharedUntilMs;
+}
+
+/** What this process takes of a window: the capacity, or its share of it while shared. */
+function windowCapacity(l: Learned, nowMs: number): number | undefined {
+	if (l.capacity === undefined || !learnedShared(l, nowMs)) return l.capacity;
+	return Math.max(1, Math.floor(l.capacity / SHARED_CONSUMERS));
 }
 
 /**
@@ -101,11 +114,13 @@ function endWindow(l: Learned, afterGate: boolean, full: boolean): void {
 
 /** The learned window is over (its length passed without a 429): the next opens with a probe. */
 export function rollOver(l: Learned, nowMs: number, marginMs: number): void {
-	const full = l.capacity !== undefined && l.accepted >= l.capacity;
+	const capacity = windowCapacity(l, nowMs);
+	const full = capacity !== undefined && l.accepted >= capacity;
 	const lengthMs = windowLengthMs(l, full);
 	if (l.openedAtMs === undefined || lengthMs === undefined) return;
 	if (nowMs < l.openedAtMs + lengthMs + marginMs) return;
-	if (full) {
+	// A window shared with another consumer tells nothing of what the server would take.
+	if (full && !learnedShared(l, nowMs)) {
 		l.fullWindows++;
 		if (l.fullWindows >= GROW_AFTER_WINDOWS) {
 			l.capacity!++;
@@ -164,20 +179,22 @@ function openDecision(
 		const cap = 1 + Math.floor(l.accepted / SLOW_START_STEP);
 		return position < cap - inFlight ? { action: 'send', probe: false } : awaitAnswer;
 	}
-	if (position < l.capacity - l.accepted - inFlight) {
+	const capacity = windowCapacity(l, nowMs)!;
+	if (position < capacity - l.accepted - inFlight) {
 		// A bare server shows no sign of other consumers: its windows are always released over time,
 		// within what is known of their length (the lower bound), so that none spills into the next.
 		const lengthMs = l.bounds?.minMs;
 		if (lengthMs === undefined) return { action: 'send', probe: false };
 		const nth = l.accepted + inFlight + position + 1;
-		const atMs = releaseAtMs(l.openedAtMs, lengthMs, l.capacity, nth);
+		const atMs = releaseAtMs(l.openedAtMs, lengthMs, capacity, nth);
 		if (atMs <= nowMs) return { action: 'send', probe: false };
 		return { action: 'wait', ms: Math.ceil(atMs - nowMs), reason: 'release' };
 	}
 	// No slot for this place: the requests before it fill the window.
 	const lengthMs = windowLengthMs(l, true);
-	if (lengthMs === undefined) return awaitAnswer;
-	return { action: 'wait', ms: l.openedAtMs + lengthMs + marginMs - nowMs, reason: 'reset' };
+	const resetMs = lengthMs === undefined ? 0 : l.openedAtMs + lengthMs + marginMs - nowMs;
+	// Past the window's end with requests still in flight: their answers end it (rollOver).
+	return resetMs > 0 ? { action: 'wait', ms: resetMs, reason: 'reset' } : awaitAnswer;
 }
 
 /** A request is sent: a probe opens the window. */
@@ -201,17 +218,24 @@ function bareRefused(l: Learned, sentAtMs: number, nowMs: number): void {
 	if (l.openedAtMs === undefined || sentAtMs < l.openedAtMs) return;
 	const bounds = (l.bounds ??= { minMs: 0 });
 	let openedAtMs = l.openedAtMs;
+	let others = false;
 	if (l.accepted > 0) {
 		l.capacity = l.accepted;
 		refusedAfter(bounds, sentAtMs - openedAtMs);
 	} else if (l.previousOpenedAtMs !== undefined) {
 		openedAtMs = l.previousOpenedAtMs;
+		// Past every length known to hold (no upper bound yet): either our window is longer than
+		// thought, or another consumer opened one since. Both are assumed: the length doubles, and
+		// windows are shared for a while, so that the other finds room in ours and we in its.
+		others = bounds.maxMs === undefined;
 		refusedAfter(bounds, sentAtMs - openedAtMs);
 	} else {
 		// Refused from the first request: a window we did not see open (another consumer's).
 		openedAtMs = nowMs;
+		others = true;
 	}
 	l.windowMs = searchPointMs(bounds, l.capacity, l.ratePerMinute);
+	if (others) l.sharedUntilMs = nowMs + SHARED_WINDOWS * l.windowMs;
 	l.windowFromGate = false;
 	closeGate(l, openedAtMs + l.windowMs);
 	l.fullWindows = 0;
