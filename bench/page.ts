@@ -23,6 +23,7 @@ const FIGURES = {
 	P4: { key: 'p4', title: 'P4 · memory' },
 	P5: { key: 'p5', title: 'P5 · webhook checking' },
 	P6: { key: 'p6', title: 'P6 · many executions, one rate budget' },
+	P8: { key: 'p8', title: 'P8 · a burst of webhook deliveries' },
 	test: { key: 'testTime', title: 'The whole `npm test` suite' },
 } as const;
 type Figure = keyof typeof FIGURES;
