@@ -112,7 +112,7 @@ export class ErpTrigger implements INodeType {
 			},
 			{
 				displayName:
-					"Each delivery starts at most one run: replays are refused by the n8n process that receives this trigger's webhooks. In queue mode with several webhook processes, send this trigger's path to one of them (see the README's Replay protection section). With a body HMAC signature without a timestamp header (credential's Custom API Conventions), a replayed event ID is still refused while this process remembers it, but an old delivery cannot be refused for its age.",
+					"Each delivery starts at most one run: replays are refused by the n8n process that receives this trigger's webhooks. In queue mode with several webhook processes, send this trigger's path to one of them (see the guide Production recipes, docs/production-recipes.md). With a body HMAC signature without a timestamp header (credential's Custom API Conventions), a replayed event ID is still refused while this process remembers it, but an old delivery cannot be refused for its age.",
 				name: 'replayNotice',
 				type: 'notice',
 				default: '',

@@ -22,7 +22,7 @@
  * docs/api-contract.md), so its next attempt is checked normally. Deliveries accepted before a restart can
  * therefore never start a second run after it.
  *
- * What it cannot do (the README's Reliability section says so): several n8n processes receiving
+ * What it cannot do (docs/reliability.md says so): several n8n processes receiving
  * the same trigger's webhooks (queue mode with more than one webhook processor, or main and a
  * webhook processor both behind the load balancer) do not share memory.
  */

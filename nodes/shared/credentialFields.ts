@@ -65,7 +65,7 @@ export const apiConventionProperties: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		description:
-			'Whether your ERP names list parameters, list answers, webhook signatures or events differently from the defaults (cursor, limit, data, pagination.next_cursor, Standard Webhooks, event type and ID). See "Connecting to your ERP" in the README.',
+			'Whether your ERP names list parameters, list answers, webhook signatures or events differently from the defaults (cursor, limit, data, pagination.next_cursor, Standard Webhooks, event type and ID). See the guide "Connecting to your ERP" (docs/connecting.md).',
 	},
 	{
 		displayName: 'Cursor Query Parameter',

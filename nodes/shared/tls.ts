@@ -4,7 +4,7 @@
 // TLS 1.3 here makes the handshake fail against a server that offers only older versions. Plain
 // http:// (a local server, see guards.ts) has no TLS and is left alone. n8n before 2.20 (n8n-core
 // before 2.20.0, 1.x included) drops `agentOptions` in httpRequest: there n8n cannot enforce the
-// minimum, which the credential's Base URL field and the README's Compatibility table say.
+// minimum, which the credential's Base URL field and docs/compatibility.md say.
 import type { IHttpRequestOptions } from 'n8n-workflow';
 
 import { requestTarget } from './guards';
