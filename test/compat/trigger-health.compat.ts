@@ -1,11 +1,13 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- drives n8n from outside, not a node */
 /**
- * `npm run test:compat`: the ERP Trigger heals itself in each real n8n of VERSIONS (1.123.81 and
- * 2.33.7 by default), the scenario of test/e2e/trigger-health.ts that
- * test/e2e/trigger-restart.test.ts runs on 2.41.x: the registration deleted while n8n is stopped
- * (these versions run `checkExists` at start; the node's `trigger()` runs after it), and deleted
- * while n8n runs (restored by the scheduled check: `registerCron`, in every version); a restart
- * repeats nothing.
+ * `npm run test:compat`: the ERP Trigger heals itself and catches up what it missed, once, in
+ * each real n8n of VERSIONS (1.123.81 and 2.33.7 by default), side by side (one n8n each, the
+ * same steps at the same time, to keep the suite's time): the scenario of
+ * test/e2e/trigger-health.ts that test/e2e/trigger-restart.test.ts runs on 2.41.x. The
+ * registration deleted while n8n is stopped (these versions run `checkExists` at start; the
+ * node's `trigger()` runs after it), and deleted while n8n runs (restored by the scheduled check:
+ * `registerCron`, in every version); the missed crossings caught up at the checks; a restart
+ * repeats nothing; the control with catch-up off never runs the missed crossings.
  */
 import { describe } from '@jest/globals';
 
@@ -14,13 +16,13 @@ import { e2eLog } from '../e2e/helpers';
 import { useSelfHealingScenario } from '../e2e/trigger-health';
 import { VERSIONS } from './versions';
 
-(skipE2e() ? describe.skip : describe).each(VERSIONS)(
-	'real n8n %s: the ERP Trigger heals itself',
-	(version) => {
+(skipE2e() ? describe.skip : describe)(
+	`real n8n ${VERSIONS.join(' and ')}: the ERP Trigger heals itself and catches up once`,
+	() => {
 		useSelfHealingScenario({
-			version,
-			folderPrefix: `n8n-nodes-erp-compat-health-${version}-`,
-			log: e2eLog(`compat trigger health ${version}`),
+			versions: VERSIONS,
+			folderPrefix: (version) => `n8n-nodes-erp-compat-health-${version}-`,
+			log: (version) => e2eLog(`compat trigger health ${version}`),
 		});
 	},
 );

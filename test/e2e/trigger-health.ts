@@ -1,241 +1,226 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- drives n8n from outside, not a node */
 /**
- * The ERP Trigger heals itself, the scenario run in real n8n by test/e2e/trigger-restart.test.ts
- * (2.41.x) and test/compat/trigger-health.compat.ts (1.123.81, 2.33.7): one published workflow, no
- * polling backstop, a check every minute (the shortest interval).
- * - the registration deleted in the ERP while n8n was stopped: registered again at start (n8n
- *   runs the webhook's `checkExists`; 2.41 only because the node has a `trigger()`); the next
- *   `stock.bas` runs once and reports the restore;
- * - the registration deleted while n8n runs: restored within the check interval, logged in n8n's
- *   log, and the next event runs once and reports it;
- * - a restart repeats nothing: no run; the registration is kept once n8n has saved it (a
- *   registration restored by a scheduled check is saved only with the next start, which
- *   replaces it once more).
- * Counted at the sink the workflow posts to (test/e2e/count.ts).
+ * The ERP Trigger heals itself and catches up what it missed, once, in one workflow: the scenario
+ * run in real n8n by test/e2e/trigger-restart.test.ts (2.41.x) and
+ * test/compat/trigger-health.compat.ts (1.123.81 and 2.33.7, side by side). Each n8n has two
+ * published workflows (test/e2e/trigger-healing.ts), a check every minute: catch-up on, and the
+ * control with catch-up off, whose missed crossings must never run.
+ * - the control: with the registrations in place, a crossing runs once;
+ * - (a) the registrations deleted in the ERP while n8n is stopped, crossings made while it is
+ *   down: registered again at start; each down-time crossing runs once (caught up), the next
+ *   crossing once (by webhook), the one delivered before the stop is not run again;
+ * - (b) the registrations deleted while n8n runs: restored within the check interval; the
+ *   crossings in between caught up once; the next runs once;
+ * - (c) a restart repeats nothing: no run, the registrations kept; a quiet check's requests
+ *   counted; the next crossing runs once.
+ * Counted per identity at the sinks (test/e2e/count.ts), each count after the catch-up workflow
+ * read the journal, and the control checked its registration, past the events' grace.
  */
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
 import { afterAll, beforeAll, it } from '@jest/globals';
 
-import { sandboxRequests } from '../../sandbox';
-import { SANDBOX_CREDENTIAL, startChatSink, type ChatSink } from '../../scripts/examples';
 import type { Log } from '../../scripts/n8n-env';
 import { keepFilesOnFailure } from '../../scripts/n8n-instance';
 import { expectCount } from './count';
-import { sinkReading } from './sinks';
-import { chainWorkflow, erp, MINUTE, startE2e, type E2e } from './helpers';
+import { MINUTE } from './helpers';
+import {
+	checkedAfterGrace,
+	closeHealing,
+	crossing,
+	deleteRegistration,
+	expectMessages,
+	type Expected,
+	type Healing,
+	oneRegistration,
+	prepareHealing,
+	publishHealing,
+	registrations,
+	requestsByPath,
+	restoreLines,
+	type Side,
+	SIDES,
+} from './trigger-healing';
 
-const HEALING_WORKFLOW = 'ErpSelfHealing01';
-const HOOK_ID = '7d2e4f6a-1b3c-4d5e-8f70-a1b2c3d4e5f6';
 /** A check every minute: a lost registration is restored within about two minutes. */
 const RESTORE_DEADLINE = { deadlineMs: 150_000, quietMs: 1_000, pollMs: 2_000 };
 
-/** The published self-healing workflow: stock.bas into a sink, with the restore note if any. */
-function selfHealingWorkflow(sinkUrl: string) {
-	return chainWorkflow(HEALING_WORKFLOW, 'E2E: low stock by webhook, self-healing', [
-		{
-			name: 'ERP Trigger',
-			type: 'n8n-nodes-erp.erpTrigger',
-			webhookId: HOOK_ID,
-			credentials: { erpApi: SANDBOX_CREDENTIAL },
-			parameters: {
-				registration: 'automatic',
-				events: ['stock.bas'],
-				options: { checkMinutes: 1 },
-			},
-		},
-		{
-			name: 'Post reference',
-			type: 'n8n-nodes-base.httpRequest',
-			typeVersion: 4.2,
-			parameters: {
-				method: 'POST',
-				url: sinkUrl,
-				sendBody: true,
-				specifyBody: 'keypair',
-				bodyParameters: {
-					parameters: [
-						{
-							name: 'text',
-							value:
-								"={{ $json.data.reference }}{{ $json.registration ? ' restored:' + $json.registration.reason : '' }}",
-						},
-					],
-				},
-				options: {},
-			},
-		},
-	]);
+/** What each n8n's workflows must have run so far, and the restores reported. */
+type Tally = Record<Side, { runs: Expected[]; restores: number }> & { lastEventAt: number };
+
+/** Runs `phase` on every n8n at once; fails naming each n8n that failed. */
+async function onEach(
+	instances: Healing[],
+	phase: (h: Healing, tally: Tally) => Promise<void>,
+	tallies: Map<Healing, Tally>,
+): Promise<void> {
+	const results = await Promise.allSettled(instances.map((h) => phase(h, tallies.get(h)!)));
+	const failed = results.flatMap((r, i) =>
+		r.status === 'rejected'
+			? [`n8n ${instances[i].version}: ${(r.reason as Error)?.stack ?? String(r.reason)}`]
+			: [],
+	);
+	if (failed.length > 0) throw new Error(failed.join('\n\n'));
 }
 
-/**
- * For a describe block: one n8n (`version`, default the default n8n) with the self-healing
- * workflow published, started in beforeAll and stopped in afterAll, and the scenario's tests.
- */
-export function useSelfHealingScenario(options: {
-	folderPrefix: string;
-	log: Log;
-	version?: string;
-}): void {
-	const { log } = options;
-	const files = keepFilesOnFailure(log);
-	let e2e: E2e;
-	let sink: ChatSink & { arrivals: number[] };
-
-	beforeAll(async () => {
-		const arrivals: number[] = [];
-		sink = Object.assign(await startChatSink(0, () => arrivals.push(Date.now())), { arrivals });
-		e2e = await startE2e({
-			version: options.version,
-			folderPrefix: options.folderPrefix,
-			log,
-			files,
-			workflows: () => [selfHealingWorkflow(sink.url)],
-		});
-		await e2e.rest.activate(HEALING_WORKFLOW);
-	}, 60 * MINUTE);
-
-	afterAll(async () => {
-		await e2e?.stop();
-		await sink?.close();
-	}, 10 * MINUTE);
-
-	selfHealingScenario(
-		() => e2e,
-		() => sink,
-		files,
-		log,
+/** Both sinks hold exactly what the tally says. */
+async function expectTally(h: Healing, tally: Tally): Promise<void> {
+	await Promise.all(
+		SIDES.map((side) => expectMessages(h, side, tally[side].runs, tally[side].restores)),
 	);
 }
 
-function selfHealingScenario(
-	running: () => E2e,
-	/** The sink, and when each of its messages arrived (Date.now()). */
-	sinkOf: () => ChatSink & { arrivals: number[] },
-	files: ReturnType<typeof keepFilesOnFailure>,
-	log: Log,
-): void {
-	/** A real crossing: an article at 20 with seuil_alerte 10 brought to 5. Its reference. */
-	const crossing = async (tag: string): Promise<string> => {
-		const e2e = running();
-		const article = await erp(e2e.sandbox, '/articles', {
-			method: 'POST',
-			body: {
-				reference: `HEAL-${tag}-${Date.now()}`,
-				designation: `Bol ${tag}`,
-				prix_ht: 900,
-				tva: 2000,
-				stock: 20,
-				seuil_alerte: 10,
-			},
-		});
-		await erp(e2e.sandbox, `/articles/${article.id}`, { method: 'PATCH', body: { stock: 5 } });
-		return article.reference as string;
-	};
-	const registrations = async (): Promise<Array<{ id: string; status: string; url: string }>> =>
-		(await erp(running().sandbox, '/webhooks')).data.filter((w: { url: string }) =>
-			w.url.includes(HOOK_ID),
-		);
-	/** What the ERP was asked about registrations: for the log, when a count goes wrong. */
-	const logRegistrations = async (when: string) => {
-		const requests = (await sandboxRequests(running().sandbox.url)).filter((r) =>
-			r.path.startsWith('/v1/webhooks'),
-		);
-		log(
-			`${when}: registrations ${JSON.stringify(await registrations())}; requests ${requests.map((r) => `${r.method} ${r.path} ${r.status}`).join(', ')}`,
-		);
-	};
-	const oneRegistration = async (what: string, options = {}) => {
-		try {
-			await expectCount(what, 1, async () => ({ count: (await registrations()).length }), {
-				pollMs: 2_000,
-				...options,
+/** The current registration of each workflow. */
+async function currentRegistrations(h: Healing, what: string) {
+	const [on, off] = await Promise.all(SIDES.map((side) => oneRegistration(h, side, what)));
+	return { on, off };
+}
+
+/**
+ * For a describe block: each of `versions` (undefined: the default n8n) prepared one after the
+ * other, started side by side in beforeAll, stopped in afterAll, and the scenario's tests, each
+ * run on every n8n at once.
+ */
+export function useSelfHealingScenario(options: {
+	folderPrefix: (version: string | undefined) => string;
+	log: (version: string | undefined) => Log;
+	versions: Array<string | undefined>;
+}): void {
+	const files = keepFilesOnFailure(options.log(options.versions[0]));
+	const instances: Healing[] = [];
+	const tallies = new Map<Healing, Tally>();
+	const each = (phase: (h: Healing, tally: Tally) => Promise<void>) =>
+		files.track(async () => await onEach(instances, phase, tallies));
+
+	beforeAll(async () => {
+		for (const version of options.versions) {
+			const h = await prepareHealing({
+				version,
+				folderPrefix: options.folderPrefix(version),
+				log: options.log(version),
+				files,
 			});
-		} finally {
-			await logRegistrations(what);
+			instances.push(h);
+			tallies.set(h, {
+				on: { runs: [], restores: 0 },
+				off: { runs: [], restores: 0 },
+				lastEventAt: 0,
+			});
 		}
-		return (await registrations())[0];
-	};
-	const n8nLog = () => fs.readFileSync(running().config.paths.n8nLog, 'utf8');
+		await Promise.all(instances.map(publishHealing));
+	}, 60 * MINUTE);
+
+	afterAll(async () => {
+		for (const h of instances) await closeHealing(h);
+	}, 10 * MINUTE);
 
 	it(
-		'the control: with the registration in place, a crossing runs once',
-		files.track(async () => {
-			const madeAt = Date.now();
-			const ref = await crossing('ok');
-			await expectCount('runs', 1, sinkReading(sinkOf()));
-			assert.deepEqual(sinkOf().messages, [ref]);
-			log(`latency from the crossing to the message: ${sinkOf().arrivals[0] - madeAt} ms`);
+		'the control: with the registrations in place, a crossing runs once in each workflow',
+		each(async (h, tally) => {
+			const ok = await crossing(h, 'ok');
+			for (const side of SIDES) tally[side].runs.push({ ref: ok.ref, caughtUp: false });
+			await expectTally(h, tally);
+			h.log(`latency from the crossing to the message: ${h.sinks.on.arrivals[0] - ok.at} ms`);
 		}),
 		5 * MINUTE,
 	);
 
 	it(
-		'deleted while n8n was stopped: registered again at start; the next crossing runs once',
-		files.track(async () => {
-			const e2e = running();
-			const before = await oneRegistration('registrations before');
-			log('stopping n8n and deleting the registration in the ERP');
-			await e2e.n8n!.stop();
-			await erp(e2e.sandbox, `/webhooks/${before.id}`, { method: 'DELETE' });
-			await e2e.start();
-			const after = await oneRegistration('registrations after the start');
-			assert.notEqual(after.id, before.id, 'a new registration, made at start');
-			assert.match(
-				n8nLog(),
-				/webhook registration of workflow .* was restored \(the ERP no longer had it\)/,
-			);
-
-			const ref = await crossing('back');
-			await expectCount('runs', 2, sinkReading(sinkOf()));
-			assert.equal(sinkOf().messages[1], `${ref} restored:gone`);
+		'(a) deleted while n8n was stopped: registered again at start; the crossings made while it was down caught up once (never with catch-up off); the next runs once',
+		each(async (h, tally) => {
+			const before = await currentRegistrations(h, 'registrations before the stop');
+			h.log('stopping n8n, deleting the registrations, making 2 crossings');
+			await h.e2e.n8n!.stop();
+			for (const side of SIDES) await deleteRegistration(h, before[side].id);
+			const down = [await crossing(h, 'down1'), await crossing(h, 'down2')];
+			await h.e2e.start();
+			const after = await currentRegistrations(h, 'registrations after the start');
+			for (const side of SIDES) {
+				assert.notEqual(after[side].id, before[side].id, `${side}: registered again at start`);
+				assert.equal(restoreLines(h, side).length, 1, `${side}: the restore logged once`);
+			}
+			const back = await crossing(h, 'back');
+			for (const side of SIDES) {
+				tally[side].runs.push({ ref: back.ref, caughtUp: false });
+				tally[side].restores += 1;
+			}
+			tally.on.runs.push(...down.map(({ ref }) => ({ ref, caughtUp: true })));
+			await checkedAfterGrace(h, down[1].at, after.off.id);
+			await expectTally(h, tally);
+			h.log(`arrival order (catch-up on): ${JSON.stringify(h.sinks.on.messages)}`);
 		}),
 		10 * MINUTE,
 	);
 
 	it(
-		'deleted while n8n runs: restored within the check interval; the next crossing runs once',
-		files.track(async () => {
-			const e2e = running();
-			const before = await oneRegistration('registrations before');
-			await erp(e2e.sandbox, `/webhooks/${before.id}`, { method: 'DELETE' });
+		'(b) deleted while n8n runs: restored within the check interval; the crossings in between caught up once (never with catch-up off); the next runs once',
+		each(async (h, tally) => {
+			const before = await currentRegistrations(h, 'registrations before the deletion');
+			for (const side of SIDES) await deleteRegistration(h, before[side].id);
 			const deletedAt = Date.now();
-			await expectCount(
-				'registrations restored by the scheduled check',
-				1,
-				async () => ({ count: (await registrations()).filter((r) => r.id !== before.id).length }),
-				RESTORE_DEADLINE,
+			const gap = [await crossing(h, 'gap1'), await crossing(h, 'gap2')];
+			await Promise.all(
+				SIDES.map(async (side) => {
+					await expectCount(
+						`registrations restored by the scheduled check (${side})`,
+						1,
+						async () => ({
+							count: (await registrations(h, side)).filter((r) => r.id !== before[side].id).length,
+						}),
+						RESTORE_DEADLINE,
+					);
+					h.log(`${side}: restored ${Date.now() - deletedAt} ms after the deletion`);
+				}),
 			);
-			log(`restored ${Date.now() - deletedAt} ms after the deletion (check every minute)`);
-			const ref = await crossing('running');
-			await expectCount('runs', 3, sinkReading(sinkOf()));
-			assert.equal(sinkOf().messages[2], `${ref} restored:gone`);
+			const after = await currentRegistrations(h, 'registrations after the restore');
+			const next = await crossing(h, 'after');
+			tally.lastEventAt = next.at;
+			for (const side of SIDES) {
+				assert.equal(restoreLines(h, side).length, 2, `${side}: the restore logged once more`);
+				tally[side].runs.push({ ref: next.ref, caughtUp: false });
+				tally[side].restores += 1;
+			}
+			tally.on.runs.push(...gap.map(({ ref }) => ({ ref, caughtUp: true })));
+			await checkedAfterGrace(h, gap[1].at, after.off.id);
+			await expectTally(h, tally);
+			h.log(`arrival order (catch-up on): ${JSON.stringify(h.sinks.on.messages)}`);
 		}),
 		10 * MINUTE,
 	);
 
 	it(
-		'a restart repeats nothing: no run; the registration is kept (once n8n has saved it)',
-		files.track(async () => {
-			const e2e = running();
-			// The registration the scheduled check restored is saved by n8n with the next start:
-			// this first restart replaces it once more (logged and reported), the next keeps it.
-			await e2e.n8n!.stop();
-			await e2e.start();
-			const first = await oneRegistration('registrations after the first restart');
-			await expectCount('runs after the first restart', 3, sinkReading(sinkOf()), {
-				quietMs: 5_000,
-			});
-			await e2e.n8n!.stop();
-			await e2e.start();
-			const second = await oneRegistration('registrations after the second restart');
-			assert.equal(second.id, first.id, 'the second restart keeps the registration');
-			await expectCount('runs after the second restart', 3, sinkReading(sinkOf()), {
-				quietMs: 5_000,
-			});
-			const ref = await crossing('last');
-			await expectCount('runs', 4, sinkReading(sinkOf()));
-			assert.equal(sinkOf().messages[3], ref);
+		'(c) a restart repeats nothing: no run, the registrations kept; a quiet check costs one GET /webhooks/:id and, with catch-up, one journal page; the next crossing runs once',
+		each(async (h, tally) => {
+			const before = await currentRegistrations(h, 'registrations before the restart');
+			await h.e2e.n8n!.stop();
+			await h.e2e.start();
+			const after = await currentRegistrations(h, 'registrations after the restart');
+			for (const side of SIDES) {
+				// Saved with the run that followed its restore (the webhook's emit saves static data).
+				assert.equal(
+					after[side].id,
+					before[side].id,
+					`${side}: the restart keeps the registration`,
+				);
+				assert.equal(restoreLines(h, side).length, 2, `${side}: no restore at the restart`);
+			}
+			// The first check after the start reads the journal again from the saved position.
+			await checkedAfterGrace(h, tally.lastEventAt, after.off.id);
+			await expectTally(h, tally);
+
+			const counted = await requestsByPath(h);
+			await checkedAfterGrace(h, 0, after.off.id);
+			const now = await requestsByPath(h);
+			const quiet = Object.fromEntries(
+				Object.entries(now)
+					.map(([path, n]) => [path, n - (counted[path] ?? 0)] as const)
+					.filter(([, n]) => n > 0),
+			);
+			h.log(`requests of one quiet check of each workflow: ${JSON.stringify(quiet)}`);
+			assert.deepEqual(quiet, { 'GET /v1/webhooks/:id': 2, 'GET /v1/stock/mouvements': 1 });
+
+			const last = await crossing(h, 'last');
+			for (const side of SIDES) tally[side].runs.push({ ref: last.ref, caughtUp: false });
+			await expectTally(h, tally);
 		}),
 		10 * MINUTE,
 	);
