@@ -28,7 +28,7 @@ export const optionsDescription = optionsCollection([
 		type: 'boolean',
 		default: true,
 		description:
-			"Whether to run, once each, the Sale Created, Invoice Paid and Stock Low events the webhook missed (n8n down, the registration lost, deliveries the ERP gave up on), read from the ERP's lists at every Registration Check Interval; an event that came both ways runs once. Each check costs one list request per selected event of these three when nothing is new, plus GET /articles/:id per article whose stock went down (Stock Low) and the two unpaid-invoice lists while invoices are unpaid (Invoice Paid). Payroll Validated and VAT Return Filed have no list to catch up from. Needs the deliveries to reach the n8n process that runs this workflow's triggers: turn it off when queue-mode webhook processors receive them.",
+			"Whether to run, once each, the Sale Created, Invoice Paid and Stock Low events the webhook missed (n8n down, the registration lost, deliveries the ERP gave up on), read from the ERP's lists at every Registration Check Interval; an event that came both ways runs once. Each check costs one list request per selected event of these three when nothing is new, plus one article read (GET /articles/{ID}) per article whose stock went down (Stock Low) and the two unpaid-invoice lists while invoices are unpaid (Invoice Paid). Payroll Validated and VAT Return Filed have no list to catch up from. Needs the deliveries to reach the n8n process that runs this workflow's triggers: turn it off when queue-mode webhook processors receive them.",
 	},
 	{
 		displayName: 'Include Headers',
