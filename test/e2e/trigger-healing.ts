@@ -193,16 +193,18 @@ async function checksOf(h: Healing, webhookId: string): Promise<number> {
  * Waits until every event made by `eventsAt` is past the grace and each workflow has had a check
  * since: the catch-up one read the journal (catch-up runs after its check), the control checked
  * its registration `controlHook`. Whatever catch-up would run for those events has then started.
+ * Resolves with the ERP's request counters as they were before those checks.
  */
 export async function checkedAfterGrace(
 	h: Healing,
 	eventsAt: number,
 	controlHook: string,
-): Promise<void> {
+): Promise<Record<string, number>> {
 	const pastGrace = eventsAt + GRACE_MS + 1_000;
 	if (Date.now() < pastGrace) await new Promise((r) => setTimeout(r, pastGrace - Date.now()));
-	const reads = (await requestsByPath(h))[JOURNAL_READS] ?? 0;
 	const checks = await checksOf(h, controlHook);
+	const counted = await requestsByPath(h);
+	const reads = counted[JOURNAL_READS] ?? 0;
 	const since = Date.now();
 	await waitFor(
 		'a check of each workflow after the grace',
@@ -214,6 +216,7 @@ export async function checkedAfterGrace(
 		2 * GRACE_MS,
 	);
 	h.log(`a check of each workflow came ${Date.now() - since} ms after the grace`);
+	return counted;
 }
 
 /** A run the sink must have received once: the crossing's reference, and how it came. */
