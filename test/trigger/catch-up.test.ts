@@ -16,13 +16,12 @@ import { GRACE_SECONDS } from '../../nodes/ErpTrigger/catchUp';
 import { identitySwitch } from '../../nodes/ErpTrigger/identity';
 import { forgetProcessMemory } from '../../nodes/ErpTrigger/ranEvents';
 import { TestCredentials, activateTrigger } from '../harness';
-import type { TriggerListener } from '../harness';
 import { loadStaticData, saveStaticData } from '../harness/additional-data';
 import { expectCount } from '../e2e/count';
 import { api, control, signedDelivery, startDeliveringSandbox } from './helpers';
 import { newArticle, newClient, newInvoice, requestsDuring, setStock } from './polling-helpers';
-import { publishTrigger } from './published';
-import type { PublishedTrigger } from './published';
+import { publishWithWebhook, runCount } from './published';
+import type { PublishedWithWebhook } from './published';
 
 let sandbox: SandboxHandle;
 let credentials: TestCredentials;
@@ -64,32 +63,22 @@ function pastTheGrace(): void {
 	jest.setSystemTime(now + (GRACE_SECONDS + 1) * 1000);
 }
 
-type Published = { listener: TriggerListener; trigger: PublishedTrigger; webhookId: string };
+type Published = PublishedWithWebhook & { webhookId: string };
 
-/** A published trigger: the webhook side listening, then `trigger()` at activation. */
-async function published(workflowId: string, events: string[], options: IDataObject = {}) {
+/** A published trigger (checks every minute): the webhook side listening, then `trigger()`. */
+async function published(
+	workflowId: string,
+	events: string[],
+	options: IDataObject = {},
+): Promise<Published> {
 	const parameters: INodeParameters = {
 		authentication: 'apiKey',
 		events,
 		options: { checkMinutes: 1, ...options },
 	};
-	const hook = await activateTrigger({ parameters, credentials, listen: true, workflowId });
-	const listener = await hook.listen();
-	const trigger = await publishTrigger({
-		workflowId,
-		parameters,
-		credentials,
-		webhookUrl: hook.webhookUrl,
-	});
-	return { hook, listener, trigger, webhookId: String(hook.staticData.webhookId) };
+	const p = await publishWithWebhook({ workflowId, parameters, credentials });
+	return { ...p, webhookId: String(p.hook.staticData.webhookId) };
 }
-
-/** Every run, in order of arrival: by the trigger's emit, or by `webhook()` itself. */
-const runs = ({ listener, trigger }: Published): IDataObject[] => [
-	...listener.runs.map((run) => run[0].json),
-	...trigger.emitted,
-];
-const runCount = (p: Published) => async () => ({ count: runs(p).length, detail: runs(p) });
 
 /** A low-stock crossing: an article at 20 (alert at 10) brought to 5. */
 async function crossing(): Promise<IDataObject> {

@@ -28,6 +28,7 @@ import { credentialRef } from '../harness/credentials';
 import type { TestCredentials } from '../harness/credentials';
 import { HarnessNodeTypes } from '../harness/runtime';
 import { ERP_TRIGGER_TYPE, activateTrigger } from '../harness/webhook';
+import type { TriggerHandle, TriggerListener } from '../harness/webhook';
 
 /** The node as the harness's activateTrigger builds it (same id, so the same trigger node). */
 const NODE_ID = 'harness-trigger-node';
@@ -228,3 +229,40 @@ function triggerWorkflow(
 		settings: { executionOrder: 'v1' },
 	});
 }
+
+/** A published trigger with its webhook side: as n8n runs both in one process. */
+export interface PublishedWithWebhook {
+	hook: TriggerHandle;
+	listener: TriggerListener;
+	trigger: PublishedTrigger;
+}
+
+/** The webhook side listening (activation: checkExists, create), then `trigger()` at activation. */
+export async function publishWithWebhook(spec: {
+	workflowId: string;
+	parameters: INodeParameters;
+	credentials: TestCredentials;
+}): Promise<PublishedWithWebhook> {
+	const hook = await activateTrigger({ ...spec, listen: true });
+	const listener = await hook.listen();
+	const trigger = await publishTrigger({ ...spec, webhookUrl: hook.webhookUrl });
+	return { hook, listener, trigger };
+}
+
+/**
+ * The items of every run the trigger node started: by the trigger's emit when the trigger runs in
+ * this process (nodes/ErpTrigger/delivery.ts), else by `webhook()` itself (each list in order).
+ */
+export const runItems = ({
+	listener,
+	trigger,
+}: Omit<PublishedWithWebhook, 'hook'>): IDataObject[] => [
+	...listener.runs.map((run) => run[0].json),
+	...trigger.emitted,
+];
+
+/** A reading of `runItems` for expectCount. */
+export const runCount = (runs: Omit<PublishedWithWebhook, 'hook'>) => async () => {
+	const items = runItems(runs);
+	return { count: items.length, detail: items };
+};
