@@ -12,7 +12,6 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { SandboxHandle } from '../../sandbox';
 import { DEMO_KEYS } from '../../sandbox';
-import { GRACE_SECONDS } from '../../nodes/ErpTrigger/catchUp';
 import { identitySwitch } from '../../nodes/ErpTrigger/identity';
 import { forgetProcessMemory } from '../../nodes/ErpTrigger/ranEvents';
 import { TestCredentials, activateTrigger } from '../harness';
@@ -20,7 +19,7 @@ import { loadStaticData, saveStaticData } from '../harness/additional-data';
 import { expectCount } from '../e2e/count';
 import { api, control, signedDelivery, startDeliveringSandbox } from './helpers';
 import { newArticle, newClient, newInvoice, requestsDuring, setStock } from './polling-helpers';
-import { publishWithWebhook, runCount } from './published';
+import { pastTheGrace, publishWithWebhook, runCount } from './published';
 import type { PublishedWithWebhook } from './published';
 
 let sandbox: SandboxHandle;
@@ -41,27 +40,6 @@ afterEach(() => {
 });
 
 const QUIET = { deadlineMs: 5_000, quietMs: 300, pollMs: 20 };
-
-/** Moves `Date` (the node's and the sandbox's clock) past the grace; it keeps running from there. */
-function pastTheGrace(): void {
-	const now = Date.now();
-	jest.useFakeTimers({
-		advanceTimers: true,
-		doNotFake: [
-			'setTimeout',
-			'clearTimeout',
-			'setInterval',
-			'clearInterval',
-			'setImmediate',
-			'clearImmediate',
-			'nextTick',
-			'queueMicrotask',
-			'hrtime',
-			'performance',
-		],
-	});
-	jest.setSystemTime(now + (GRACE_SECONDS + 1) * 1000);
-}
 
 type Published = PublishedWithWebhook & { webhookId: string };
 

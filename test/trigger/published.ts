@@ -11,6 +11,7 @@
  * It shares workflow id, node (id and name) and saved static data with the harness's
  * `activateTrigger`, which plays the webhook side (activation, deliveries).
  */
+import { jest } from '@jest/globals';
 import { HookContext, TriggerContext } from 'n8n-core';
 import type {
 	IDataObject,
@@ -23,6 +24,7 @@ import type {
 } from 'n8n-workflow';
 import { deepCopy, Workflow } from 'n8n-workflow';
 
+import { GRACE_SECONDS } from '../../nodes/ErpTrigger/catchUp';
 import { createAdditionalData, loadStaticData, saveStaticData } from '../harness/additional-data';
 import { credentialRef } from '../harness/credentials';
 import type { TestCredentials } from '../harness/credentials';
@@ -266,3 +268,24 @@ export const runCount = (runs: Omit<PublishedWithWebhook, 'hook'>) => async () =
 	const items = runItems(runs);
 	return { count: items.length, detail: items };
 };
+
+/** Moves `Date` (the node's and the sandbox's clock) past the grace; it keeps running from there. */
+export function pastTheGrace(): void {
+	const now = Date.now();
+	jest.useFakeTimers({
+		advanceTimers: true,
+		doNotFake: [
+			'setTimeout',
+			'clearTimeout',
+			'setInterval',
+			'clearInterval',
+			'setImmediate',
+			'clearImmediate',
+			'nextTick',
+			'queueMicrotask',
+			'hrtime',
+			'performance',
+		],
+	});
+	jest.setSystemTime(now + (GRACE_SECONDS + 1) * 1000);
+}
