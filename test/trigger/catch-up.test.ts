@@ -176,6 +176,30 @@ describe('catch-up', () => {
 		await expectCount('runs at the next check', 1, runCount(p), QUIET);
 	});
 
+	it('a failed catch-up is logged and saved as a failed execution, and the next check catches up from the same position', async () => {
+		const p = await published('cu-fails', ['stock.bas']);
+		await deleteRegistration(p.webhookId);
+		await crossing();
+		pastTheGrace();
+		const fault = {
+			kind: 'status',
+			status: 403,
+			methods: ['GET'],
+			paths: ['/stock/mouvements'],
+			count: 1,
+		};
+		assert.equal((await control(sandbox, 'POST', '/faults', { faults: [fault] })).status, 200);
+		await p.trigger.tick();
+		assert.equal(p.trigger.failures.length, 1);
+		assert.match(
+			String(p.trigger.logs.find((l) => l.level === 'error')?.message),
+			/^ERP Trigger: catching up missed stock\.bas events of workflow cu-fails, node "ERP Trigger" failed: /,
+		);
+		await expectCount('runs after the failed check', 0, runCount(p), QUIET);
+		await p.trigger.tick();
+		await expectCount('runs after the next check', 1, runCount(p), QUIET);
+	});
+
 	it('the control: with Catch Up Missed Events off, the missed events never run', async () => {
 		const p = await published('cu-off', ['stock.bas'], { catchUp: false });
 		await deleteRegistration(p.webhookId);
