@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports */
 /**
  * The ERP Trigger's `trigger()` as n8n runs it while the workflow is published (packages/cli
  * ActiveWorkflowManager / WorkflowTriggerActivator, 2.41): in n8n-core's TriggerContext (mode
