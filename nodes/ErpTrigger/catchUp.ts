@@ -100,6 +100,11 @@ async function catchUpType(
 ): Promise<WatchPosition> {
 	if (saved === undefined) return await startFromNow(context, watch);
 	const read = await readSince(context, watch, saved.position, MAX_PAGES);
+	if (read.more) {
+		context.logger.info(
+			`ERP Trigger: catch-up read ${read.requests} pages of ${watch.path}; the rest comes at the next checks`,
+		);
+	}
 	const records = settled(watch, read.items, Date.now());
 	const last = records.length > 0 ? records[records.length - 1].id : undefined;
 	const step = await watch.items(

@@ -5,7 +5,7 @@
 // - The trigger runs in this process (liveTriggers.ts): an event whose identity already ran is
 //   answered 200 and starts nothing; otherwise its identity is recorded in the trigger's static
 //   data and the item handed to the trigger's `emit`, which saves that data with the run. The
-//   sender gets 200 and `webhook()` starts no run of its own.
+//   sender gets 200 with no body, as for a run of `webhook()`'s own, which starts none.
 // - It does not (a queue-mode webhook processor, or n8n still starting): one run, as
 //   `webhook()`'s own, its identity recorded in this process only; catch-up, which runs where the
 //   triggers run, cannot see it (logged once).
@@ -73,5 +73,7 @@ export function deliverOnce(
 		return answer(context, 200, { received: true, ignored: 'already_run' });
 	}
 	live.emit(item);
-	return answer(context, 200, { received: true });
+	// As a delivery that starts its own run is answered (responseData noData): 200, no body.
+	context.getResponseObject().status(200).end();
+	return { noWebhookResponse: true };
 }

@@ -59,3 +59,8 @@ export function firstRun(scope: string, identity: string, saved?: IDataObject): 
 	}
 	return true;
 }
+
+/** Empties this process's memory: for tests that play a new n8n process. */
+export function forgetProcessMemory(): void {
+	processMemory.clear();
+}

@@ -59,12 +59,21 @@ export async function runTrigger(context: ITriggerFunctions): Promise<ITriggerRe
 	const scope = scopeOf(context);
 	// One run per event: the item, with the note of a restore not yet reported.
 	const emit = (item: IDataObject) => context.emit([[{ json: withRestoreNote(item, scope) }]]);
-	// Each watch of the catch-up starts from now here the first time: n8n saves it after this.
-	await startCatchUp(context);
 	const unregister = registerLiveTrigger(scope, {
 		emit,
 		saved: () => context.getWorkflowStaticData('node'),
 	});
+	// Each watch of the catch-up starts from now here the first time: n8n saves it after this.
+	try {
+		await startCatchUp(context);
+	} catch (cause) {
+		unregister();
+		throw new NodeOperationError(context.getNode(), cause as Error, {
+			message: `The ERP Trigger could not read where catching up missed events starts: ${(cause as Error).message}`,
+			description:
+				'At the first activation, Catch Up Missed Events reads each list it watches to its end. Check that the ERP is reachable and that the credential may read those lists, or turn Catch Up Missed Events off (Options).',
+		});
+	}
 	// n8n runs the webhook's checkExists (and create) at this activation or start, just before or
 	// alongside this (in parallel in 2.41): checking now too could register twice. So the first
 	// check is at the first tick, within a minute, then every `checkMinutes` (a tick each minute:

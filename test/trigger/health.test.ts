@@ -12,13 +12,17 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { DEMO_KEYS, sandboxRequests } from '../../sandbox';
 import type { SandboxHandle } from '../../sandbox';
 import { handOverTestDelivery } from '../../nodes/ErpTrigger/triggerRun';
-import { TestCredentials, activateTrigger, loadStaticData, runWorkflow } from '../harness';
-import type { TriggerListener } from '../harness';
+import { TestCredentials, loadStaticData, runWorkflow } from '../harness';
 import { saveStaticData } from '../harness/additional-data';
 import { expectCount } from '../e2e/count';
 import { api, control, listWebhooks, startDeliveringSandbox, waitFor } from './helpers';
-import { listenForTestEvent, publishTrigger } from './published';
-import type { PublishedTrigger } from './published';
+import {
+	listenForTestEvent,
+	publishTrigger,
+	publishWithWebhook,
+	runCount,
+	runItems,
+} from './published';
 
 let sandbox: SandboxHandle;
 let credentials: TestCredentials;
@@ -37,18 +41,12 @@ afterAll(async () => {
 const QUIET = { deadlineMs: 5_000, quietMs: 500, pollMs: 20 };
 
 /** A published trigger on `stock.bas`: the webhook side listening, then `trigger()` at activation. */
-async function published(workflowId: string, options: INodeParameters = {}) {
-	const parameters: INodeParameters = { authentication: 'apiKey', events: ['stock.bas'], options };
-	const hook = await activateTrigger({ parameters, credentials, listen: true, workflowId });
-	const listener = await hook.listen();
-	const trigger = await publishTrigger({
+const published = (workflowId: string, options: INodeParameters = {}) =>
+	publishWithWebhook({
 		workflowId,
-		parameters,
+		parameters: { authentication: 'apiKey', events: ['stock.bas'], options },
 		credentials,
-		webhookUrl: hook.webhookUrl,
 	});
-	return { hook, listener, trigger };
-}
 
 const registrationsAt = async (url: string) =>
 	(await listWebhooks(sandbox)).filter((w) => w.url === url);
@@ -66,16 +64,8 @@ const emitLowStock = async (reference: string) =>
 		).status,
 		200,
 	);
-/**
- * The runs the deliveries started: by the trigger's emit when the trigger runs in this process
- * (delivery.ts), else by `webhook()` itself.
- */
-type Runs = { listener: TriggerListener; trigger: PublishedTrigger };
-const runItems = ({ listener, trigger }: Runs) => [
-	...listener.runs.map((run) => run[0].json),
-	...trigger.emitted,
-];
-const runsOf = (runs: Runs) => async () => ({ count: runItems(runs).length });
+type Runs = Parameters<typeof runItems>[0];
+const runsOf = runCount;
 const itemOf = (runs: Runs, k: number) => runItems(runs)[k];
 
 describe('registration health while published', () => {
