@@ -4,16 +4,26 @@
 // Two places: the node's static data (`ranEvents`: identity -> Unix seconds it ran), which n8n
 // saves when the trigger emits, so every event's identity is saved with its run and survives a
 // restart; and this process's memory, for a delivery received where the trigger does not run
-// (a queue-mode webhook processor, or the instant before the trigger started). Each keeps at most
-// MAX_RAN_EVENTS identities per node, the oldest forgotten first: enough for what a late ERP retry
-// or a list read again from an older position can still bring.
+// (a queue-mode webhook processor, or the instant before the trigger started). Each keeps the
+// newest MAX_RAN_EVENTS identities per node (the saved one up to TRIM_SLACK more between trims),
+// the oldest forgotten first: enough for what a late ERP retry or a list read again from an older
+// position can still bring.
 import type { IDataObject } from 'n8n-workflow';
 
 /** The static data key (node scope). */
 export const RAN_EVENTS_KEY = 'ranEvents';
 
-/** Most identities kept per trigger node, in each memory. */
+/** Identities kept per trigger node, the newest (in the process: at most this many). */
 export const MAX_RAN_EVENTS = 10_000;
+
+/**
+ * The saved memory is trimmed back to MAX_RAN_EVENTS once it holds this many more: counting an
+ * object's keys costs O(size), so trims are spaced to stay O(1) per event.
+ */
+export const TRIM_SLACK = 1_000;
+
+/** The size of each saved memory object, once counted. */
+const savedSizes = new WeakMap<object, number>();
 
 const processMemory = new Map<string, Map<string, number>>();
 
@@ -49,11 +59,13 @@ export function firstRun(scope: string, identity: string, saved?: IDataObject): 
 	}
 	if (saved !== undefined && ran !== undefined) {
 		ran[identity] = now;
-		let excess = Object.keys(ran).length - MAX_RAN_EVENTS;
-		for (const oldest of Object.keys(ran)) {
-			if (excess-- <= 0) break;
-			delete ran[oldest];
+		let size = (savedSizes.get(ran) ?? Object.keys(ran).length - 1) + 1;
+		if (size > MAX_RAN_EVENTS + TRIM_SLACK) {
+			const keys = Object.keys(ran);
+			for (const oldest of keys.slice(0, keys.length - MAX_RAN_EVENTS)) delete ran[oldest];
+			size = MAX_RAN_EVENTS;
 		}
+		savedSizes.set(ran, size);
 		// Set at the top of the node's data: n8n marks it changed, and saves it with the next emit.
 		saved[RAN_EVENTS_KEY] = ran;
 	}

@@ -11,6 +11,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { SandboxHandle } from '../../sandbox';
 import { DEMO_KEYS } from '../../sandbox';
+import { firstRun, MAX_RAN_EVENTS, TRIM_SLACK } from '../../nodes/ErpTrigger/ranEvents';
 import { TestCredentials, activateTrigger } from '../harness';
 import { expectCount } from '../e2e/count';
 import { api, signedDelivery, startDeliveringSandbox } from './helpers';
@@ -116,5 +117,21 @@ describe('event identity', () => {
 			`ERP Trigger (workflow ci-not-live, node "ERP Trigger"): a delivery was received by an n8n process that does not run this workflow's triggers (a queue-mode webhook processor, or n8n still starting), so Catch Up Missed Events cannot see it and may run that event again. Where webhook processors receive the deliveries, turn Catch Up Missed Events off.`,
 		);
 		await hook.deactivate();
+	});
+
+	it('the memory keeps the newest 10,000 identities per node (saved: trimmed back to them past 11,000), the oldest forgotten first', () => {
+		const saved: IDataObject = {};
+		const total = MAX_RAN_EVENTS + TRIM_SLACK;
+		for (let k = 0; k < total; k++) {
+			assert.equal(firstRun('ci-bound', `stock.bas:mvt_${k}`, saved), true);
+		}
+		assert.equal(Object.keys(saved.ranEvents as IDataObject).length, total);
+		assert.equal(firstRun('ci-bound', `stock.bas:mvt_${total}`, saved), true);
+		const kept = Object.keys(saved.ranEvents as IDataObject);
+		assert.equal(kept.length, MAX_RAN_EVENTS);
+		assert.equal(kept[0], `stock.bas:mvt_${total + 1 - MAX_RAN_EVENTS}`);
+		assert.equal(firstRun('ci-bound', `stock.bas:mvt_${total}`, saved), false);
+		// Forgotten in both memories: it would run again (the bound the docs state).
+		assert.equal(firstRun('ci-bound', 'stock.bas:mvt_0', saved), true);
 	});
 });

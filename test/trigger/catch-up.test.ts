@@ -19,7 +19,7 @@ import { loadStaticData, saveStaticData } from '../harness/additional-data';
 import { expectCount } from '../e2e/count';
 import { api, control, signedDelivery, startDeliveringSandbox } from './helpers';
 import { newArticle, newClient, newInvoice, requestsDuring, setStock } from './polling-helpers';
-import { pastTheGrace, publishWithWebhook, runCount } from './published';
+import { pastTheGrace, publishTrigger, publishWithWebhook, runCount } from './published';
 import type { PublishedWithWebhook } from './published';
 
 let sandbox: SandboxHandle;
@@ -198,6 +198,29 @@ describe('catch-up', () => {
 		await expectCount('runs after the failed check', 0, runCount(p), QUIET);
 		await p.trigger.tick();
 		await expectCount('runs after the next check', 1, runCount(p), QUIET);
+	});
+
+	it('with manual registration (nothing to check), catch-up runs at the same ticks', async () => {
+		const trigger = await publishTrigger({
+			workflowId: 'cu-manual',
+			parameters: {
+				authentication: 'apiKey',
+				registration: 'manual',
+				events: ['stock.bas'],
+				options: { checkMinutes: 1 },
+			},
+			credentials,
+		});
+		await crossing();
+		pastTheGrace();
+		await trigger.tick();
+		await expectCount(
+			'caught up',
+			1,
+			async () => ({ count: trigger.emitted.length, detail: trigger.emitted }),
+			QUIET,
+		);
+		assert.equal(trigger.emitted[0].caught_up, true);
 	});
 
 	it('the control: with Catch Up Missed Events off, the missed events never run', async () => {
