@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- drives n8n from outside, not a node */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- drives n8n from outside, not a node */
 /**
  * What the self-healing scenario (test/e2e/trigger-health.ts) works with, per real n8n: two
  * published workflows, the ERP Trigger on `stock.bas` posting to a chat sink, a check every
