@@ -3,16 +3,16 @@
 // (nodes/shared/watches: `readSince`, then the watch's `items`), each run once (identity.ts,
 // ranEvents.ts). It runs at the registration check's ticks (triggerRun.ts), after the check.
 //
-// State, in the node's static data under `catchUp`: per event type, the watch's position (the id
-// of the last record read), its own state, and `readTo`: every record after the position was
-// created at or after that Unix second (set when a read reached the end of the list; it tells
-// ranEvents.ts which delivered events a catch-up can no longer read). The first time (no saved
-// state) each watch starts from now and emits nothing. Then each check reads each watch after its position, and emits, one
-// run each, every derived event whose identity has not run yet (recorded before it is emitted),
-// except records younger than GRACE_SECONDS, which may still be on their way by webhook: the
-// position stops before the first of them so the next check sees it. The positions move on after
-// the emits, so n8n saves them with the next emit: a restart may read some records again, whose
-// events have run and are in the saved memory. A failure is logged and saved as a failed
+// State, in the node's static data under `catchUp`: per event type, the watch's position (the id of
+// the last record read), its own state, and `readTo`: every record after the position was created
+// at or after that Unix second (set when a read reached the end of the list; it tells ranEvents.ts
+// which delivered events a catch-up can no longer read). The first time (no saved state) each watch
+// starts from now and emits nothing. Then each check reads each watch after its position, and
+// emits, one run each, every derived event whose identity has not run yet (recorded before it is
+// emitted), except records younger than GRACE_SECONDS, which may still be on their way by webhook:
+// the position stops before the first of them so the next check sees it. The positions move on
+// after the emits, so n8n saves them with the next emit: a restart may read some records again,
+// whose events have run and are in the saved memory. A failure is logged and saved as a failed
 // execution, and leaves that event type's position where it was. After each catch-up, the saved
 // memory forgets what is no longer needed (ranEvents.ts, forgetUnneeded). With catch-up off, the
 // state and the memory are dropped at activation and start: turned on again, it starts from now
