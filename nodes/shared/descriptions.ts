@@ -106,7 +106,7 @@ export const requestOptionsDescription: INodeProperties = {
 			typeOptions: { minValue: 0, maxValue: MAX_WAIT_CAP_SECONDS },
 			default: DEFAULT_MAX_WAIT_SECONDS,
 			description:
-				"Longest one request may wait for the ERP's rate limit, in all (its turn and every wait the ERP asks for). Past it, the node fails with a clear error instead of waiting. An exhausted daily quota always fails at once.",
+				'Longest one request may wait for the ERP\'s rate limit, in all (its turn and every wait the ERP asks for). Past it, the node fails with a clear error instead of waiting. An exhausted daily quota always fails at once.',
 		},
 	],
 };

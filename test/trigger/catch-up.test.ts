@@ -13,7 +13,11 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import type { SandboxHandle } from '../../sandbox';
 import { DEMO_KEYS } from '../../sandbox';
 import { identitySwitch } from '../../nodes/ErpTrigger/identity';
-import { forgetProcessMemory } from '../../nodes/ErpTrigger/ranEvents';
+import {
+	forgetProcessMemory,
+	RAN_CAUGHT_UP_KEY,
+	RAN_EVENTS_KEY,
+} from '../../nodes/ErpTrigger/ranEvents';
 import { TestCredentials, activateTrigger } from '../harness';
 import { loadStaticData, saveStaticData } from '../harness/additional-data';
 import { expectCount } from '../e2e/count';
@@ -116,7 +120,9 @@ describe('catch-up', () => {
 		// the invoice (its position moved after the last emit, so was not saved; the journal's
 		// position was saved with the invoice's emit).
 		const saved = loadStaticData('cu-gap');
-		delete (saved['node:ERP Trigger'] as IDataObject).ranEvents;
+		const memory = saved['node:ERP Trigger'] as IDataObject;
+		delete memory[RAN_EVENTS_KEY];
+		delete memory[RAN_CAUGHT_UP_KEY];
 		saveStaticData('cu-gap', saved);
 		forgetProcessMemory();
 		await p.trigger.restart();
