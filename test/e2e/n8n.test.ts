@@ -187,8 +187,10 @@ function articleCreateWorkflow(reference: string): Workflow {
 			);
 
 			const runs = await expectRuns(e2e.rest, EXAMPLE_IDS.lowStockToChat, 2);
+			// Each delivery runs as the trigger's execution: with Catch Up Missed Events (on by
+			// default) the ERP Trigger hands it to its trigger's emit, which saves its identity.
 			assert.ok(
-				runs.every((r) => r.status === 'success' && r.mode === 'webhook'),
+				runs.every((r) => r.status === 'success' && r.mode === 'trigger'),
 				JSON.stringify(runs),
 			);
 
