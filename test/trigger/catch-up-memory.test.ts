@@ -5,64 +5,31 @@
 // catch-up.test.ts (the trigger's static data saved as n8n saves it: at activation and start, and
 // when the node emits); the clock the node and the sandbox read (`Date` only) is moved on.
 import assert from 'node:assert/strict';
-import { afterAll, afterEach, beforeAll, describe, it, jest } from '@jest/globals';
+import { describe, it } from '@jest/globals';
 
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import type { SandboxHandle } from '../../sandbox';
-import { DEMO_KEYS } from '../../sandbox';
 import { GRACE_SECONDS } from '../../nodes/ErpTrigger/catchUp';
 import {
 	CAUGHT_UP_KEEP_SECONDS,
 	CLOCK_MARGIN_SECONDS,
 	forgetProcessMemory,
 } from '../../nodes/ErpTrigger/ranEvents';
-import { TestCredentials } from '../harness';
 import { expectCount } from '../e2e/count';
-import { api, control, signedDelivery, startDeliveringSandbox } from './helpers';
-import { newArticle, setStock } from './polling-helpers';
-import { advanceClock, pastTheGrace, publishWithWebhook, runCount } from './published';
+import { catchUpGround, QUIET } from './catch-up-setup';
+import { control, signedDelivery } from './helpers';
+import { advanceClock, pastTheGrace, runCount } from './published';
 import type { PublishedWithWebhook } from './published';
 
-let sandbox: SandboxHandle;
-let credentials: TestCredentials;
-
-beforeAll(async () => {
-	sandbox = await startDeliveringSandbox();
-	credentials = new TestCredentials({
-		erpApi: { apiKey: DEMO_KEYS.full, environment: 'sandbox', baseUrl: sandbox.baseUrl },
-	});
-});
-afterAll(async () => {
-	await sandbox.close();
-});
-afterEach(() => {
-	jest.useRealTimers();
-});
-
-const QUIET = { deadlineMs: 5_000, quietMs: 300, pollMs: 20 };
+const ground = catchUpGround();
+const { crossing, deleteRegistration } = ground;
 
 /** Past the grace and the clock margin: what ran before is out of every later read's reach. */
 const PAST_THE_MARGIN = GRACE_SECONDS + CLOCK_MARGIN_SECONDS + 1;
 
-/** A published trigger for stock.bas (checks every minute): webhook side, then `trigger()`. */
-async function published(
-	workflowId: string,
-	options: IDataObject = {},
-): Promise<PublishedWithWebhook> {
-	const parameters: INodeParameters = {
-		authentication: 'apiKey',
-		events: ['stock.bas'],
-		options: { checkMinutes: 1, ...options },
-	};
-	return await publishWithWebhook({ workflowId, parameters, credentials });
-}
-
-/** A low-stock crossing (an article at 20, alert at 10, brought to 5): the ERP delivers it. */
-async function crossing(): Promise<void> {
-	const article = await newArticle(sandbox, { stock: 20, seuil_alerte: 10 });
-	await setStock(sandbox, article.id, 5);
-}
+/** A published trigger for stock.bas (checks every minute). */
+const published = (workflowId: string, options: IDataObject = {}) =>
+	ground.published(workflowId, ['stock.bas'], options);
 
 /** The identities in the trigger's saved memory of delivered (or caught-up) events. */
 const kept = (p: PublishedWithWebhook, key: 'ranEvents' | 'ranCaughtUp' = 'ranEvents') =>
@@ -91,7 +58,8 @@ describe('the saved ran-events memory', () => {
 		advanceClock(PAST_THE_MARGIN);
 		const fault = { kind: 'status', status: 403, methods: ['GET'], paths: ['/stock/mouvements'] };
 		assert.equal(
-			(await control(sandbox, 'POST', '/faults', { faults: [{ ...fault, count: 1 }] })).status,
+			(await control(ground.sandbox, 'POST', '/faults', { faults: [{ ...fault, count: 1 }] }))
+				.status,
 			200,
 		);
 		await p.trigger.tick();
@@ -126,10 +94,7 @@ describe('the saved ran-events memory', () => {
 
 	it('a caught-up event is kept 72 h: a late retry in them is answered already_run; after them it is forgotten and a retry runs again (the bound)', async () => {
 		const p = await published('cm-72h');
-		assert.equal(
-			(await api(sandbox, 'DELETE', `/webhooks/${String(p.hook.staticData.webhookId)}`)).status,
-			204,
-		);
+		await deleteRegistration(p.webhookId);
 		await crossing();
 		pastTheGrace();
 		await p.trigger.tick();
