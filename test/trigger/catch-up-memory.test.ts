@@ -18,6 +18,7 @@ import {
 import { expectCount } from '../e2e/count';
 import { catchUpGround, QUIET } from './catch-up-setup';
 import { control, signedDelivery } from './helpers';
+import { newArticle, setStock } from './polling-helpers';
 import { advanceClock, pastTheGrace, runCount } from './published';
 import type { PublishedWithWebhook } from './published';
 
@@ -90,6 +91,24 @@ describe('the saved ran-events memory', () => {
 		await p.trigger.tick();
 		await expectCount('runs after the second restart', N + 1, runCount(p), QUIET);
 		assert.equal(kept(p).length, 1, 'ran after the check read to: still needed');
+	});
+
+	it('a check stopped by the page cap (10 pages) forgets nothing; the check that reaches the end does', async () => {
+		const p = await published('cm-page-cap');
+		await deliver(p, { article_id: 'art_cap', mouvement_id: 'mvt_cap_delivered' });
+		await expectCount('runs of the delivery', 1, runCount(p), QUIET);
+		// Past the margin, more than 10 pages of 100 new movements (no crossing: 50 and 51, alert 10).
+		advanceClock(PAST_THE_MARGIN);
+		const article = await newArticle(ground.sandbox, { stock: 50, seuil_alerte: 10 });
+		for (let k = 1; k <= 1_100; k++) await setStock(ground.sandbox, article.id, 50 + (k % 2));
+		await p.trigger.tick();
+		assert.equal(kept(p).length, 1, 'capped, every record younger than the grace: kept');
+		pastTheGrace();
+		await p.trigger.tick();
+		assert.equal(kept(p).length, 1, 'capped, 1,000 records read: kept');
+		await p.trigger.tick();
+		assert.deepEqual(kept(p), [], 'read to the end: forgotten');
+		await expectCount('runs', 1, runCount(p), QUIET);
 	});
 
 	it('a caught-up event is kept 72 h: a late retry in them is answered already_run; after them it is forgotten and a retry runs again (the bound)', async () => {
