@@ -36,7 +36,8 @@ export const CLOCK_MARGIN_SECONDS = 5 * 60;
 
 /**
  * How long a caught-up event's identity is kept: longer than a sender retries a delivery (Shopify
- * about 4 hours, the sandbox 31 s). A sender still retrying after that runs it again.
+ * over about 4 hours, the sandbox within about 90 s). A sender still retrying after that runs the
+ * event again.
  */
 export const CAUGHT_UP_KEEP_SECONDS = 72 * 60 * 60;
 
