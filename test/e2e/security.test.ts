@@ -221,7 +221,7 @@ const HOOK_IDS = {
 			it(
 				`${label} registration: a replayed delivery never starts a second run, one by one or ten at once`,
 				track(async () => {
-					await replayChecks(target(kind), await publishedTrigger(kind));
+					await replayChecks(target(kind), await publishedTrigger(kind), 'trigger');
 				}),
 				80 * MINUTE,
 			);

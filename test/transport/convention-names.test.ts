@@ -142,7 +142,7 @@ describe("Get Many's free query parameters", () => {
 				resource: 'stockMovement',
 				operation: 'getAll',
 				limit: 3,
-				filters: { articleId: { __rl: true, mode: 'reference', value: article.reference } },
+				filters: { articleId: { __rl: true, mode: 'reference', value: String(article.reference) } },
 			},
 			undefined,
 			lookup.counted,
