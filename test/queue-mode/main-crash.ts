@@ -120,6 +120,7 @@ export async function mainKilledDuringCatchUp(
 	const caughtUp = (Date.now() - restartedAt) / 1000;
 	await stableCount('posted movements after the kill', sinkReading(moves), {
 		quietMs: timing.restartQuietMs,
+		deadlineMs: timing.restartQuietMs + 60_000,
 	});
 	const posted = moves.messages.slice(start);
 	const missing = made.filter((id) => !posted.includes(id));
