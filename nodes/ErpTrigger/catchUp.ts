@@ -3,15 +3,20 @@
 // (nodes/shared/watches: `readSince`, then the watch's `items`), each run once (identity.ts,
 // ranEvents.ts). It runs at the registration check's ticks (triggerRun.ts), after the check.
 //
-// State, in the node's static data under `catchUp`: per event type, the watch's position (the id
-// of the last record read) and its own state. The first time (no saved state) each watch starts
-// from now and emits nothing. Then each check reads each watch after its position, and emits, one
-// run each, every derived event whose identity has not run yet (recorded before it is emitted),
-// except records younger than GRACE_SECONDS, which may still be on their way by webhook: the
-// position stops before the first of them so the next check sees it. The positions move on after
-// the emits, so n8n saves them with the next emit: a restart may read some records again, whose
-// events have run and are in the saved memory. A failure is logged and saved as a failed
-// execution, and leaves that event type's position where it was.
+// State, in the node's static data under `catchUp`: per event type, the watch's position (the id of
+// the last record read), its own state, and `readTo`: every record after the position was created
+// at or after that Unix second (set when a read reached the end of the list; it tells ranEvents.ts
+// which delivered events a catch-up can no longer read). The first time (no saved state) each watch
+// starts from now and emits nothing. Then each check reads each watch after its position, and
+// emits, one run each, every derived event whose identity has not run yet (recorded before it is
+// emitted), except records younger than GRACE_SECONDS, which may still be on their way by webhook:
+// the position stops before the first of them so the next check sees it. The positions move on
+// after the emits, so n8n saves them with the next emit: a restart may read some records again,
+// whose events have run and are in the saved memory. A failure is logged and saved as a failed
+// execution, and leaves that event type's position where it was. After each catch-up, the saved
+// memory forgets what is no longer needed (ranEvents.ts, forgetUnneeded). With catch-up off, the
+// state and the memory are dropped at activation and start: turned on again, it starts from now
+// (the events that ran meanwhile were not recorded, so reading them would run them again).
 import type { IDataObject, ITriggerFunctions } from 'n8n-workflow';
 
 import { readSince } from '../shared/watches';
@@ -20,7 +25,7 @@ import { normalizeEvents } from './events';
 import { reportFailure } from './health';
 import { CATCH_UP_WATCHES, caughtUpEvents, itemIdentity } from './identity';
 import { readOptions } from './options';
-import { firstRun } from './ranEvents';
+import { firstRun, forgetAll, forgetUnneeded } from './ranEvents';
 import { scopeOf } from './webhookLifecycle';
 
 /** The static data key (node scope). */
@@ -36,16 +41,37 @@ const MAX_PAGES = 10;
 interface WatchPosition {
 	position?: string;
 	state: IDataObject;
+	/** Every record after `position` was created at or after this Unix second (when known). */
+	readTo?: number;
 }
 
-/** The records old enough to be caught up: those before the first younger than the grace. */
-function settled(watch: Watch, records: IDataObject[], nowMs: number): IDataObject[] {
-	const young = records.findIndex((record) => {
-		const value = record[watch.timeField];
-		const time = typeof value === 'string' ? Date.parse(value) : NaN;
-		return !Number.isNaN(time) && time > nowMs - GRACE_SECONDS * 1000;
-	});
-	return young === -1 ? records : records.slice(0, young);
+const seconds = (ms: number) => Math.floor(ms / 1000);
+
+/** A record's time (milliseconds), or NaN. */
+function timeOf(watch: Watch, record: IDataObject): number {
+	const value = record[watch.timeField];
+	return typeof value === 'string' ? Date.parse(value) : NaN;
+}
+
+/**
+ * The records old enough to be caught up (those before the first younger than the grace), and
+ * `readTo` for a read of the whole rest of the list that started at `startedMs`: the records not
+ * read were created after that, those left for the next check at their own time (unknown when one
+ * has none).
+ */
+function settled(
+	watch: Watch,
+	records: IDataObject[],
+	startedMs: number,
+): { records: IDataObject[]; readTo?: number } {
+	const nowMs = Date.now();
+	const young = records.findIndex((record) => timeOf(watch, record) > nowMs - GRACE_SECONDS * 1000);
+	if (young === -1) return { records, readTo: seconds(startedMs) };
+	const left = records.slice(young).map((record) => timeOf(watch, record));
+	return {
+		records: records.slice(0, young),
+		readTo: left.some(Number.isNaN) ? undefined : seconds(Math.min(startedMs, ...left)),
+	};
 }
 
 /** The watch's own options at their defaults (Low Stock: the article's seuil_alerte, as the ERP). */
@@ -58,8 +84,9 @@ function defaultOptions(context: ITriggerFunctions, watch: Watch): unknown {
 
 /** A watch's start from now: the end of its list, and its own state there. */
 async function startFromNow(context: ITriggerFunctions, watch: Watch): Promise<WatchPosition> {
+	const startedMs = Date.now();
 	const end = await readSince(context, watch, undefined, undefined);
-	return { position: end.position, state: watch.start(end.items) };
+	return { position: end.position, state: watch.start(end.items), readTo: seconds(startedMs) };
 }
 
 /** The saved positions, per event type, and the selected event types a list can show. */
@@ -82,8 +109,12 @@ function positionsOf(context: ITriggerFunctions): {
  * rather than starting without the start saved.
  */
 export async function startCatchUp(context: ITriggerFunctions): Promise<void> {
-	if (!readOptions(context).catchUp) return;
 	const { data, positions, types } = positionsOf(context);
+	if (!readOptions(context).catchUp) {
+		delete data[CATCH_UP_KEY];
+		forgetAll(data);
+		return;
+	}
 	for (const type of types) {
 		if (positions[type] !== undefined) continue;
 		positions[type] = await startFromNow(context, CATCH_UP_WATCHES[type]);
@@ -99,13 +130,14 @@ async function catchUpType(
 	emit: (item: IDataObject) => void,
 ): Promise<WatchPosition> {
 	if (saved === undefined) return await startFromNow(context, watch);
+	const startedMs = Date.now();
 	const read = await readSince(context, watch, saved.position, MAX_PAGES);
 	if (read.more) {
 		context.logger.info(
 			`ERP Trigger: catch-up read ${read.requests} pages of ${watch.path}; the rest comes at the next checks`,
 		);
 	}
-	const records = settled(watch, read.items, Date.now());
+	const { records, readTo } = settled(watch, read.items, startedMs);
 	const last = records.length > 0 ? records[records.length - 1].id : undefined;
 	const step = await watch.items(
 		context,
@@ -117,13 +149,15 @@ async function catchUpType(
 	const memory = context.getWorkflowStaticData('node');
 	for (const item of step.items) {
 		const identity = itemIdentity(item);
-		if (identity === undefined || firstRun(scope, identity, memory)) {
+		if (identity === undefined || firstRun(scope, identity, memory, true)) {
 			emit({ ...item, caught_up: true });
 		}
 	}
 	return {
 		position: typeof last === 'string' && last !== '' ? last : saved.position,
 		state: step.state,
+		// Read to the end (not stopped by the page cap): known up to where; else as it was.
+		readTo: read.more ? saved.readTo : (readTo ?? saved.readTo),
 	};
 }
 
@@ -160,5 +194,11 @@ export async function catchUp(
 			});
 		}
 	}
+	const { data, positions } = positionsOf(context);
+	forgetUnneeded(data, (type) => {
+		const saved = positions[type] as WatchPosition | undefined;
+		if (saved === undefined) return Number.POSITIVE_INFINITY;
+		return saved.readTo ?? Number.NEGATIVE_INFINITY;
+	});
 	return emitted;
 }

@@ -1,19 +1,28 @@
 // The memory of the events that already ran, by identity (identity.ts), per trigger node: what
 // makes each event run once whether it came by webhook, by catch-up, or both.
 //
-// Two places: the node's static data (`ranEvents`: identity -> Unix seconds it ran), which n8n
-// saves when the trigger emits, so every event's identity is saved with its run and survives a
-// restart; and this process's memory, for a delivery received where the trigger does not run
-// (a queue-mode webhook processor, or the instant before the trigger started). Each keeps the
-// newest MAX_RAN_EVENTS identities per node (the saved one up to TRIM_SLACK more between trims),
-// the oldest forgotten first: enough for what a late ERP retry or a list read again from an older
-// position can still bring.
+// Two places: the node's static data, which n8n saves when the trigger emits, so every event's
+// identity is saved with its run and survives a restart; and this process's memory, for a
+// delivery received where the trigger does not run (a queue-mode webhook processor, or the instant
+// before the trigger started), at most MAX_RAN_EVENTS per node, the oldest forgotten first.
+//
+// The saved memory keeps only what can still be needed (docs/api-contract.md, *Catch-up and event
+// identity*), forgotten at each catch-up (catchUp.ts, which knows how far each list was read):
+// - `ranEvents`, the delivered events (identity -> Unix second it ran): needed while a catch-up
+//   may still read their record. Kept until its event type's list was read to its end, all the
+//   records created before some time C (the catch-up state's `readTo`), with C - CLOCK_MARGIN
+//   after the event ran. An event type with no catch-up position needs none (its start reads from
+//   now).
+// - `ranCaughtUp`, the caught-up events: needed for a late sender retry of the same event (the ERP
+//   was still retrying it when catch-up ran it). Kept CAUGHT_UP_KEEP_SECONDS (72 h).
+// Each also keeps at most MAX_RAN_EVENTS, the oldest forgotten first (the backstop).
 import type { IDataObject } from 'n8n-workflow';
 
-/** The static data key (node scope). */
+/** The static data keys (node scope): delivered events, and caught-up events. */
 export const RAN_EVENTS_KEY = 'ranEvents';
+export const RAN_CAUGHT_UP_KEY = 'ranCaughtUp';
 
-/** Identities kept per trigger node, the newest (in the process: at most this many). */
+/** Identities kept per trigger node and kind, the newest (in the process: at most this many). */
 export const MAX_RAN_EVENTS = 10_000;
 
 /**
@@ -22,54 +31,117 @@ export const MAX_RAN_EVENTS = 10_000;
  */
 export const TRIM_SLACK = 1_000;
 
+/** The most the ERP's clock and n8n's may differ by (a record's time against when its event ran). */
+export const CLOCK_MARGIN_SECONDS = 5 * 60;
+
+/**
+ * How long a caught-up event's identity is kept: longer than a sender retries a delivery (Shopify
+ * over about 4 hours, the sandbox within about 90 s). A sender still retrying after that runs the
+ * event again.
+ */
+export const CAUGHT_UP_KEEP_SECONDS = 72 * 60 * 60;
+
 /** The size of each saved memory object, once counted. */
 const savedSizes = new WeakMap<object, number>();
 
 const processMemory = new Map<string, Map<string, number>>();
 
-function savedMemory(saved: IDataObject): Record<string, number> {
-	const value = saved[RAN_EVENTS_KEY];
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+function savedMemory(saved: IDataObject, key: string): Record<string, number> {
+	const value = saved[key];
 	return typeof value === 'object' && value !== null && !Array.isArray(value)
 		? (value as Record<string, number>)
 		: {};
 }
 
+const has = (memory: Record<string, number>, identity: string) =>
+	Object.prototype.hasOwnProperty.call(memory, identity);
+
+/** Records `identity` in the saved memory under `key`, trimmed to the newest when over the cap. */
+function remember(saved: IDataObject, key: string, identity: string, now: number): void {
+	const ran = savedMemory(saved, key);
+	ran[identity] = now;
+	let size = (savedSizes.get(ran) ?? Object.keys(ran).length - 1) + 1;
+	if (size > MAX_RAN_EVENTS + TRIM_SLACK) {
+		const keys = Object.keys(ran);
+		for (const oldest of keys.slice(0, keys.length - MAX_RAN_EVENTS)) delete ran[oldest];
+		size = MAX_RAN_EVENTS;
+	}
+	savedSizes.set(ran, size);
+	// Set at the top of the node's data: n8n marks it changed, and saves it with the next emit.
+	saved[key] = ran;
+}
+
 /**
  * Whether `identity` runs now for the trigger node `scope`: false when it already ran (in this
  * process, or in `saved`, the trigger's static data, when the trigger runs in this process);
- * otherwise it is recorded in both and true. Check and record are one synchronous step.
+ * otherwise it is recorded in both (as caught up when `caughtUp`) and true. Check and record are
+ * one synchronous step.
  */
-export function firstRun(scope: string, identity: string, saved?: IDataObject): boolean {
+export function firstRun(
+	scope: string,
+	identity: string,
+	saved?: IDataObject,
+	caughtUp = false,
+): boolean {
 	let local = processMemory.get(scope);
 	if (local === undefined) {
 		local = new Map();
 		processMemory.set(scope, local);
 	}
-	const ran = saved === undefined ? undefined : savedMemory(saved);
+	if (local.has(identity)) return false;
 	if (
-		local.has(identity) ||
-		(ran !== undefined && Object.prototype.hasOwnProperty.call(ran, identity))
+		saved !== undefined &&
+		(has(savedMemory(saved, RAN_EVENTS_KEY), identity) ||
+			has(savedMemory(saved, RAN_CAUGHT_UP_KEY), identity))
 	)
 		return false;
-	const now = Math.floor(Date.now() / 1000);
+	const now = nowSeconds();
 	local.set(identity, now);
 	for (const oldest of local.keys()) {
 		if (local.size <= MAX_RAN_EVENTS) break;
 		local.delete(oldest);
 	}
-	if (saved !== undefined && ran !== undefined) {
-		ran[identity] = now;
-		let size = (savedSizes.get(ran) ?? Object.keys(ran).length - 1) + 1;
-		if (size > MAX_RAN_EVENTS + TRIM_SLACK) {
-			const keys = Object.keys(ran);
-			for (const oldest of keys.slice(0, keys.length - MAX_RAN_EVENTS)) delete ran[oldest];
-			size = MAX_RAN_EVENTS;
-		}
-		savedSizes.set(ran, size);
-		// Set at the top of the node's data: n8n marks it changed, and saves it with the next emit.
-		saved[RAN_EVENTS_KEY] = ran;
-	}
+	if (saved !== undefined)
+		remember(saved, caughtUp ? RAN_CAUGHT_UP_KEY : RAN_EVENTS_KEY, identity, now);
 	return true;
+}
+
+/** Removes from the saved memory under `key` (in place) the identities `forget` says. */
+function forgetWhere(
+	saved: IDataObject,
+	key: string,
+	forget: (identity: string, ranAt: number) => boolean,
+): void {
+	if (saved[key] === undefined) return;
+	const ran = savedMemory(saved, key);
+	for (const [identity, ranAt] of Object.entries(ran)) {
+		if (forget(identity, ranAt)) delete ran[identity];
+	}
+	savedSizes.set(ran, Object.keys(ran).length);
+	saved[key] = ran;
+}
+
+/**
+ * Forgets, in the saved memory `saved`, what no catch-up and no sender can bring again: a
+ * delivered event that ran before `readTo(type)` - CLOCK_MARGIN_SECONDS (`readTo`: the Unix second
+ * up to which its event type's list was read whole, +Infinity when it has no catch-up position,
+ * -Infinity when not known), a caught-up event after CAUGHT_UP_KEEP_SECONDS.
+ */
+export function forgetUnneeded(saved: IDataObject, readTo: (type: string) => number): void {
+	forgetWhere(saved, RAN_EVENTS_KEY, (identity, ranAt) => {
+		const type = identity.slice(0, identity.indexOf(':'));
+		return ranAt < readTo(type) - CLOCK_MARGIN_SECONDS;
+	});
+	const oldest = nowSeconds() - CAUGHT_UP_KEEP_SECONDS;
+	forgetWhere(saved, RAN_CAUGHT_UP_KEY, (_identity, ranAt) => ranAt < oldest);
+}
+
+/** Catch-up off: the saved memory is not needed (nothing records or reads it). */
+export function forgetAll(saved: IDataObject): void {
+	delete saved[RAN_EVENTS_KEY];
+	delete saved[RAN_CAUGHT_UP_KEY];
 }
 
 /** Empties this process's memory: for tests that play a new n8n process. */

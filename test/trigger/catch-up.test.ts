@@ -6,69 +6,33 @@
 // at activation and start, and when the node emits). Records younger than the grace (60 s) wait,
 // so the tests move the clock the node and the sandbox read (`Date` only) past it.
 import assert from 'node:assert/strict';
-import { afterAll, afterEach, beforeAll, describe, it, jest } from '@jest/globals';
+import { afterEach, describe, it } from '@jest/globals';
 
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import type { SandboxHandle } from '../../sandbox';
-import { DEMO_KEYS } from '../../sandbox';
 import { identitySwitch } from '../../nodes/ErpTrigger/identity';
-import { forgetProcessMemory } from '../../nodes/ErpTrigger/ranEvents';
-import { TestCredentials, activateTrigger } from '../harness';
+import {
+	forgetProcessMemory,
+	RAN_CAUGHT_UP_KEY,
+	RAN_EVENTS_KEY,
+} from '../../nodes/ErpTrigger/ranEvents';
+import { activateTrigger } from '../harness';
 import { loadStaticData, saveStaticData } from '../harness/additional-data';
 import { expectCount } from '../e2e/count';
-import { api, control, signedDelivery, startDeliveringSandbox } from './helpers';
-import { newArticle, newClient, newInvoice, requestsDuring, setStock } from './polling-helpers';
-import { pastTheGrace, publishTrigger, publishWithWebhook, runCount } from './published';
-import type { PublishedWithWebhook } from './published';
+import { catchUpGround, QUIET } from './catch-up-setup';
+import { control, signedDelivery } from './helpers';
+import { newClient, newInvoice, requestsDuring } from './polling-helpers';
+import { pastTheGrace, publishTrigger, runCount } from './published';
 
-let sandbox: SandboxHandle;
-let credentials: TestCredentials;
-
-beforeAll(async () => {
-	sandbox = await startDeliveringSandbox();
-	credentials = new TestCredentials({
-		erpApi: { apiKey: DEMO_KEYS.full, environment: 'sandbox', baseUrl: sandbox.baseUrl },
-	});
-});
-afterAll(async () => {
-	await sandbox.close();
-});
+const ground = catchUpGround();
+const { crossing, deleteRegistration, published } = ground;
 afterEach(() => {
-	jest.useRealTimers();
 	identitySwitch.on = true;
 });
 
-const QUIET = { deadlineMs: 5_000, quietMs: 300, pollMs: 20 };
-
-type Published = PublishedWithWebhook & { webhookId: string };
-
-/** A published trigger (checks every minute): the webhook side listening, then `trigger()`. */
-async function published(
-	workflowId: string,
-	events: string[],
-	options: IDataObject = {},
-): Promise<Published> {
-	const parameters: INodeParameters = {
-		authentication: 'apiKey',
-		events,
-		options: { checkMinutes: 1, ...options },
-	};
-	const p = await publishWithWebhook({ workflowId, parameters, credentials });
-	return { ...p, webhookId: String(p.hook.staticData.webhookId) };
-}
-
-/** A low-stock crossing: an article at 20 (alert at 10) brought to 5. */
-async function crossing(): Promise<IDataObject> {
-	const article = await newArticle(sandbox, { stock: 20, seuil_alerte: 10 });
-	await setStock(sandbox, article.id, 5);
-	return article;
-}
-const deleteRegistration = async (id: string) =>
-	assert.equal((await api(sandbox, 'DELETE', `/webhooks/${id}`)).status, 204);
 /** The stock.bas events the sandbox emitted for these articles (their data), in order. */
 async function crossingsOf(...articles: IDataObject[]): Promise<IDataObject[]> {
-	const events = (await control(sandbox, 'GET', '/events?type=stock.bas')).body
+	const events = (await control(ground.sandbox, 'GET', '/events?type=stock.bas')).body
 		.data as IDataObject[];
 	return events
 		.map((event) => event.data as IDataObject)
@@ -80,8 +44,8 @@ describe('catch-up', () => {
 		const p = await published('cu-gap', ['stock.bas', 'vente.creee']);
 		await deleteRegistration(p.webhookId);
 		const a = await crossing();
-		const client = await newClient(sandbox);
-		const invoice = await newInvoice(sandbox, client.id, a.id, 1);
+		const client = await newClient(ground.sandbox);
+		const invoice = await newInvoice(ground.sandbox, client.id, a.id, 1);
 		const b = await crossing();
 		await expectCount('runs while the registration is gone', 0, runCount(p), QUIET);
 
@@ -108,7 +72,7 @@ describe('catch-up', () => {
 		// saved (no emit since), so the lists are read again; the saved identities say they ran.
 		forgetProcessMemory();
 		await p.trigger.restart();
-		const read = await requestsDuring(sandbox, () => p.trigger.tick());
+		const read = await requestsDuring(ground.sandbox, () => p.trigger.tick());
 		assert.ok(read['GET /v1/stock/mouvements'] >= 1, JSON.stringify(read));
 		await expectCount('runs after a restart', 3, runCount(p), QUIET);
 
@@ -116,7 +80,9 @@ describe('catch-up', () => {
 		// the invoice (its position moved after the last emit, so was not saved; the journal's
 		// position was saved with the invoice's emit).
 		const saved = loadStaticData('cu-gap');
-		delete (saved['node:ERP Trigger'] as IDataObject).ranEvents;
+		const memory = saved['node:ERP Trigger'] as IDataObject;
+		delete memory[RAN_EVENTS_KEY];
+		delete memory[RAN_CAUGHT_UP_KEY];
 		saveStaticData('cu-gap', saved);
 		forgetProcessMemory();
 		await p.trigger.restart();
@@ -136,7 +102,7 @@ describe('catch-up', () => {
 			`stock.bas:${String((item.data as IDataObject).mouvement_id)}`,
 		]);
 		pastTheGrace();
-		const read = await requestsDuring(sandbox, () => p.trigger.tick());
+		const read = await requestsDuring(ground.sandbox, () => p.trigger.tick());
 		assert.equal(read['GET /v1/stock/mouvements'], 1, 'the check read the journal');
 		await expectCount('runs after the check', 1, runCount(p), QUIET);
 	});
@@ -152,7 +118,7 @@ describe('catch-up', () => {
 		const [data] = await crossingsOf(article);
 		const hook = await activateTrigger({
 			parameters: { authentication: 'apiKey', events: ['stock.bas'], options: { checkMinutes: 1 } },
-			credentials,
+			credentials: ground.credentials,
 			workflowId: 'cu-twin-first',
 			staticData: p.trigger.liveState,
 		});
@@ -188,7 +154,10 @@ describe('catch-up', () => {
 			paths: ['/stock/mouvements'],
 			count: 1,
 		};
-		assert.equal((await control(sandbox, 'POST', '/faults', { faults: [fault] })).status, 200);
+		assert.equal(
+			(await control(ground.sandbox, 'POST', '/faults', { faults: [fault] })).status,
+			200,
+		);
 		await p.trigger.tick();
 		assert.equal(p.trigger.failures.length, 1);
 		assert.match(
@@ -209,7 +178,7 @@ describe('catch-up', () => {
 				events: ['stock.bas'],
 				options: { checkMinutes: 1 },
 			},
-			credentials,
+			credentials: ground.credentials,
 		});
 		await crossing();
 		pastTheGrace();
@@ -228,7 +197,7 @@ describe('catch-up', () => {
 		await deleteRegistration(p.webhookId);
 		await crossing();
 		pastTheGrace();
-		const read = await requestsDuring(sandbox, () => p.trigger.tick(3));
+		const read = await requestsDuring(ground.sandbox, () => p.trigger.tick(3));
 		assert.equal(read['GET /v1/stock/mouvements'], undefined, 'no list read');
 		await expectCount('runs', 0, runCount(p), QUIET);
 		// The registration is restored all the same, and the next event runs by webhook().

@@ -270,8 +270,11 @@ export const runCount = (runs: Omit<PublishedWithWebhook, 'hook'>) => async () =
 	return { count: items.length, detail: items };
 };
 
-/** Moves `Date` (the node's and the sandbox's clock) past the grace; it keeps running from there. */
-export function pastTheGrace(): void {
+/**
+ * Moves `Date` (the node's and the sandbox's clock) `seconds` on; it keeps running from there.
+ * Timers are not faked: the harness and the sandbox keep their real ones.
+ */
+export function advanceClock(seconds: number): void {
 	const now = Date.now();
 	jest.useFakeTimers({
 		advanceTimers: true,
@@ -288,5 +291,8 @@ export function pastTheGrace(): void {
 			'performance',
 		],
 	});
-	jest.setSystemTime(now + (GRACE_SECONDS + 1) * 1000);
+	jest.setSystemTime(now + seconds * 1000);
 }
+
+/** Moves `Date` past the grace (advanceClock). */
+export const pastTheGrace = (): void => advanceClock(GRACE_SECONDS + 1);
