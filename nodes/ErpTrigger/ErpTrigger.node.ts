@@ -26,6 +26,7 @@ import {
 	RESTRICTED_SCOPE,
 	SCOPES_BY_TOPIC,
 } from './events';
+import { sharedReads } from './credentialRead';
 import { verifySignature, type WebhookHeaders } from './signature';
 import { replayMemory } from './replay';
 import { optionsDescription, readOptions } from './options';
@@ -168,7 +169,10 @@ export class ErpTrigger implements INodeType {
 		const options = readOptions(this);
 		const { toleranceSeconds } = options;
 
-		const { secret, restoredSecret, conventions } = await resolveVerification(this);
+		const { secret, restoredSecret, conventions } = await resolveVerification(
+			this,
+			sharedReads(this),
+		);
 		if (secret === undefined) {
 			return answer(this, 401, {
 				error: 'not_configured',

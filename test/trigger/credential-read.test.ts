@@ -1,0 +1,203 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports */
+// The ERP Trigger's credential read per delivery (nodes/ErpTrigger/credentialRead.ts): deliveries
+// that arrive while a read is under way share the next one, which begins after them, so a burst
+// reads the credential a few times instead of once per delivery, and an edited Webhook Secret
+// still applies to the very next delivery. Manual registration (the secret in the credential),
+// through the harness's webhook path (n8n-core's WebhookContext), no ERP needed.
+import assert from 'node:assert/strict';
+import { describe, it } from '@jest/globals';
+
+import type {
+	ICredentialDataDecryptedObject,
+	IExecuteData,
+	INodeCredentialsDetails,
+	IWorkflowExecuteAdditionalData,
+	WorkflowExecuteMode,
+} from 'n8n-workflow';
+
+import { DEMO_KEYS } from '../../sandbox';
+import { waitingForCredentialRead } from '../../nodes/ErpTrigger/credentialRead';
+import { TestCredentials, activateTrigger } from '../harness';
+import type { TriggerHandle } from '../harness';
+import { newSecret, signedDelivery, waitFor } from './helpers';
+
+const CREDENTIAL = {
+	apiKey: DEMO_KEYS.full,
+	environment: 'sandbox',
+	baseUrl: 'http://127.0.0.1:9/v1',
+};
+
+/**
+ * Test credentials whose reads take as long as the test says: each read takes the stored data
+ * when it begins (as n8n's database query does), then waits for `gate` when one is set.
+ */
+class SlowCredentials extends TestCredentials {
+	reads = 0;
+
+	gate?: Promise<void>;
+
+	/** Reads begun while set fail (as a credential deleted meanwhile does in n8n). */
+	failing = false;
+
+	async getDecrypted(
+		additionalData: IWorkflowExecuteAdditionalData,
+		nodeCredentials: INodeCredentialsDetails,
+		type: string,
+		mode: WorkflowExecuteMode,
+		executeData?: IExecuteData,
+		raw?: boolean,
+	): Promise<ICredentialDataDecryptedObject> {
+		this.reads += 1;
+		const fails = this.failing;
+		const data = await super.getDecrypted(
+			additionalData,
+			nodeCredentials,
+			type,
+			mode,
+			executeData,
+			raw,
+		);
+		if (this.gate) await this.gate;
+		if (fails) throw new Error('Credential with ID "erpApi" does not exist for type "erpApi".');
+		return data;
+	}
+
+	/** Holds every read begun from now until `open()` is called. */
+	hold(): { open: () => void } {
+		let open = () => {};
+		this.gate = new Promise<void>((resolve) => {
+			open = () => {
+				this.gate = undefined;
+				resolve();
+			};
+		});
+		return { open };
+	}
+}
+
+async function manualTrigger(
+	secret: string,
+	workflowId: string,
+): Promise<{ trigger: TriggerHandle; credentials: SlowCredentials }> {
+	const credentials = new SlowCredentials({ erpApi: { ...CREDENTIAL, webhookSecret: secret } });
+	const trigger = await activateTrigger({
+		parameters: { events: ['*'], registration: 'manual' },
+		credentials,
+		workflowId,
+	});
+	credentials.reads = 0; // the activation's own read
+	return { trigger, credentials };
+}
+
+const statusOf = async (result: Promise<{ status: number }>) => (await result).status;
+
+describe('the credential read of a delivery', () => {
+	it('a burst of 20 concurrent deliveries reads the credential twice, and each delivery runs once', async () => {
+		const secret = newSecret();
+		const { trigger, credentials } = await manualTrigger(secret, 'cr-burst');
+		const held = credentials.hold();
+		const deliveries = Array.from({ length: 20 }, (_, i) =>
+			signedDelivery(secret, { id: `evt_cr_burst_${i}`, type: 'stock.bas' }),
+		);
+		const results = deliveries.map(async (delivery) => await trigger.deliver(delivery));
+		// The first delivery's read is under way; the other 19 wait for the next one.
+		await waitFor('19 deliveries waiting for the next read', () =>
+			waitingForCredentialRead() === 19 ? true : undefined,
+		);
+		assert.equal(credentials.reads, 1);
+		held.open();
+		const answers = await Promise.all(results);
+		assert.deepEqual(
+			answers.map((answer) => answer.status),
+			answers.map(() => 200),
+		);
+		const ids = answers.map((answer) => answer.items?.map((item) => item.json.id));
+		assert.deepEqual(
+			ids,
+			deliveries.map((_, i) => [`evt_cr_burst_${i}`]),
+		);
+		assert.equal(credentials.reads, 2);
+		// Control: one at a time, each delivery reads the credential itself.
+		for (let i = 0; i < 3; i++) {
+			const answer = await trigger.deliver(signedDelivery(secret, { type: 'stock.bas' }));
+			assert.equal(answer.status, 200);
+		}
+		assert.equal(credentials.reads, 5);
+		await trigger.deactivate();
+	});
+
+	it('a secret edited while a read is under way applies to every delivery that arrives after the edit', async () => {
+		const before = newSecret();
+		const after = newSecret();
+		const { trigger, credentials } = await manualTrigger(before, 'cr-edit');
+		const held = credentials.hold();
+		// Arrives before the edit: its read begins with the old secret, as if it had read alone.
+		const first = statusOf(trigger.deliver(signedDelivery(before, { type: 'stock.bas' })));
+		await waitFor('the first read under way', () => (credentials.reads === 1 ? true : undefined));
+		credentials.set('erpApi', { ...CREDENTIAL, webhookSecret: after });
+		// Arrive after the edit, while the old read is still under way: they must not share it.
+		const oldSecret = statusOf(trigger.deliver(signedDelivery(before, { type: 'stock.bas' })));
+		const newSecretOne = statusOf(trigger.deliver(signedDelivery(after, { type: 'stock.bas' })));
+		await waitFor('two deliveries waiting for the next read', () =>
+			waitingForCredentialRead() === 2 ? true : undefined,
+		);
+		held.open();
+		// A delivery sharing the read under way would give 200 then 401 (the variant that must fail).
+		assert.deepEqual(await Promise.all([first, oldSecret, newSecretOne]), [200, 401, 200]);
+		assert.equal(credentials.reads, 2);
+		await trigger.deactivate();
+	});
+
+	it('a read that fails fails the deliveries that waited for it, and the next delivery reads again', async () => {
+		const secret = newSecret();
+		const { trigger, credentials } = await manualTrigger(secret, 'cr-failed');
+		const held = credentials.hold();
+		const first = statusOf(trigger.deliver(signedDelivery(secret, { type: 'stock.bas' })));
+		await waitFor('the first read under way', () => (credentials.reads === 1 ? true : undefined));
+		credentials.failing = true;
+		const waiting = [1, 2].map(
+			async () => await trigger.deliver(signedDelivery(secret, { type: 'stock.bas' })),
+		);
+		await waitFor('two deliveries waiting', () =>
+			waitingForCredentialRead() === 2 ? true : undefined,
+		);
+		held.open();
+		assert.equal(await first, 200);
+		for (const answer of await Promise.all(waiting)) {
+			assert.equal(answer.items, undefined);
+			assert.match(String(answer.error?.message), /does not exist/);
+		}
+		assert.equal(credentials.reads, 2);
+		credentials.failing = false;
+		assert.equal(
+			await statusOf(trigger.deliver(signedDelivery(secret, { type: 'stock.bas' }))),
+			200,
+		);
+		assert.equal(credentials.reads, 3);
+		assert.equal(waitingForCredentialRead(), 0);
+		await trigger.deactivate();
+	});
+
+	it("the guards check every delivery's credential, also when the read is shared", async () => {
+		const secret = newSecret();
+		const { trigger, credentials } = await manualTrigger(secret, 'cr-guards');
+		const held = credentials.hold();
+		const first = statusOf(trigger.deliver(signedDelivery(secret, { type: 'stock.bas' })));
+		await waitFor('the first read under way', () => (credentials.reads === 1 ? true : undefined));
+		// A production key in a sandbox credential: the guards refuse it, naming nothing secret.
+		credentials.set('erpApi', { ...CREDENTIAL, apiKey: 'sk_live_refused', webhookSecret: secret });
+		const waiting = [1, 2].map(
+			async () => await trigger.deliver(signedDelivery(secret, { type: 'stock.bas' })),
+		);
+		await waitFor('two deliveries waiting', () =>
+			waitingForCredentialRead() === 2 ? true : undefined,
+		);
+		held.open();
+		assert.equal(await first, 200);
+		for (const answer of await Promise.all(waiting)) {
+			assert.equal(answer.items, undefined);
+			assert.match(String(answer.error?.message), /production key/);
+		}
+		await trigger.deactivate();
+	});
+});
