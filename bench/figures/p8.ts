@@ -6,7 +6,9 @@
 // finished. Target: the ERP Trigger within 1.2× the Webhook node, every delivery run once (each
 // accepted, counted at the end and again after a quiet period: no late extra run). Beside them,
 // n8n's Webhook node with Header Auth: n8n's own trigger with a credential, which n8n checks and
-// reads for each request as it does for the ERP Trigger.
+// reads for each request as it does for the ERP Trigger. Beside the times, n8n's own count of the
+// expression isolates it took per delivery (its metric expression.pool.acquired, N8N_METRICS on):
+// where the time goes (bench/performance-notes.md).
 import { DEMO_KEYS } from '../../sandbox';
 import { importCredentials, keepFilesOnFailure } from '../../scripts/n8n-instance';
 import type { N8nRest } from '../../scripts/n8n-instance';
@@ -44,6 +46,8 @@ export interface P8Result {
 	ratio: Summary;
 	/** Webhook node with Header Auth time / Webhook node time, per round. */
 	headerAuthRatio: Summary;
+	/** Expression isolates n8n acquired per delivery (its expression.pool.acquired), per contender. */
+	isolatesPerDelivery?: Record<Contender, number>;
 	/** Executions recorded per delivery, per contender (1 each), and deliveries not answered 200. */
 	runsPerDelivery: Record<Contender, number>;
 	refused: number;
@@ -98,6 +102,14 @@ async function finishedRuns(rest: N8nRest, workflowId: string): Promise<number> 
 	return data.count;
 }
 
+/** n8n's count of expression isolates acquired so far (Prometheus, N8N_METRICS=true). */
+async function isolatesAcquired(baseUrl: string): Promise<number> {
+	const text = await (await fetch(`${baseUrl}/metrics`)).text();
+	const line = /^n8n_expression_pool_acquired_total(?:\{[^}]*\})? ([0-9.e+]+)$/m.exec(text);
+	if (line === null) throw new Error('P8: n8n_expression_pool_acquired_total not in /metrics');
+	return Number(line[1]);
+}
+
 /**
  * Posts `count` signed deliveries to `url`, CONCURRENCY at a time, and waits until n8n has
  * recorded `expectedTotal` finished executions of the workflow; gives the seconds it took and
@@ -150,7 +162,10 @@ export async function runP8(context: FigureContext): Promise<P8Result> {
 		folderPrefix: 'n8n-nodes-erp-bench-p8-',
 		log,
 		files,
-		extraEnv: profile ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profile}` } : undefined,
+		extraEnv: {
+			N8N_METRICS: 'true',
+			...(profile ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profile}` } : {}),
+		},
 		workflows: () => workflows(),
 		beforeStart: async ({ config, sandbox }) =>
 			await importCredentials(
@@ -191,6 +206,7 @@ export async function runP8(context: FigureContext): Promise<P8Result> {
 		for (const name of CONTENDERS) await burst(rest, targets[name], warm, warm, `warm_${name}`);
 		const seconds = perContender();
 		const answered = perContender();
+		const isolates = perContender();
 		let refused = 0;
 		for (let round = 0; round < rounds; round++) {
 			// Each round starts with the next contender.
@@ -198,7 +214,9 @@ export async function runP8(context: FigureContext): Promise<P8Result> {
 			for (const name of order) {
 				const total = warm + deliveries * (round + 1);
 				log(`round ${round + 1}: ${deliveries} deliveries to the ${LABELS[name]}`);
+				const acquiredBefore = await isolatesAcquired(base);
 				const result = await burst(rest, targets[name], deliveries, total, `${name}_${round}`);
+				isolates[name].push(((await isolatesAcquired(base)) - acquiredBefore) / deliveries);
 				seconds[name].push(result.seconds);
 				answered[name].push(result.answeredSeconds);
 				refused += result.refused;
@@ -221,6 +239,11 @@ export async function runP8(context: FigureContext): Promise<P8Result> {
 			n8nVersion: e2e.config.env.version,
 			seconds,
 			answeredSeconds: answered,
+			isolatesPerDelivery: {
+				webhook: summarize(isolates.webhook).median,
+				erp: summarize(isolates.erp).median,
+				headerAuth: summarize(isolates.headerAuth).median,
+			},
 			ratio: against('erp'),
 			headerAuthRatio: against('headerAuth'),
 			runsPerDelivery,
@@ -239,6 +262,18 @@ export function p8Rows(p8: P8Result): Array<[string, string, string, string]> {
 			.map((v, i) => `${fixed(1)(v)} s (${fixed(1)(p8.answeredSeconds[name][i])} s)`)
 			.join(', ');
 	const head = `P8 ${p8.deliveries} signed deliveries, ${p8.concurrency} at a time, n8n ${p8.n8nVersion}`;
+	const isolates = p8.isolatesPerDelivery;
+	// Runs before this figure counted isolates have no such row.
+	const isolateRows: Array<[string, string, string, string]> = isolates
+		? [
+				[
+					`${head} · expression isolates n8n acquired per delivery, its own count (${CONTENDERS.map((name) => LABELS[name]).join(' / ')})`,
+					CONTENDERS.map((name) => fixed(2)(isolates[name])).join(' / '),
+					'',
+					'',
+				],
+			]
+		: [];
 	const once = CONTENDERS.every((name) => p8.runsPerDelivery[name] === 1) && p8.refused === 0;
 	return [
 		[
@@ -259,6 +294,7 @@ export function p8Rows(p8: P8Result): Array<[string, string, string, string]> {
 			'',
 			'',
 		]),
+		...isolateRows,
 		[
 			`${head} · executions per delivery (${CONTENDERS.map((name) => LABELS[name]).join(' / ')}), deliveries not answered 200`,
 			`${CONTENDERS.map((name) => p8.runsPerDelivery[name]).join(' / ')}, ${p8.refused}`,
