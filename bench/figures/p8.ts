@@ -1,7 +1,8 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals */
 // P8 a burst of events at n8n's own speed: in one real n8n (regular mode, the default version),
 // 300 signed deliveries, 20 at a time, to an ERP Trigger with manual registration (the webhook
-// secret in the credential), and 300 to n8n's own Webhook node in the same n8n, same run,
+// secret in the credential; as a new node, version 1.1, and beside it at version 1, as workflows
+// made before 1.1 have it), and 300 to n8n's own Webhook node in the same n8n, same run,
 // alternated: the time from the first delivery until n8n has recorded every execution as
 // finished. Target: the ERP Trigger within 1.2× the Webhook node, every delivery run once (each
 // accepted, counted at the end and again after a quiet period: no late extra run). Beside them,
@@ -14,7 +15,7 @@ import { importCredentials, keepFilesOnFailure } from '../../scripts/n8n-instanc
 import type { N8nRest } from '../../scripts/n8n-instance';
 import { chainWorkflow, startE2e } from '../../test/e2e/helpers';
 import { signedDelivery } from '../../test/trigger/signed-delivery';
-import { fixed, formatSummary, summarize, type Summary } from '../stats';
+import { fixed, summarize, type Summary } from '../stats';
 import type { FigureContext } from './types';
 
 export const P8_TARGET = 1.2;
@@ -22,14 +23,16 @@ const CONCURRENCY = 20;
 const CREDENTIAL = { id: 'ErpBenchP8Manual', name: 'ERP sandbox (P8 manual secret)' };
 const SECRET = `whsec_${Buffer.from('bench-p8-manual-registration-32b').toString('base64')}`;
 const ERP = { id: 'ErpBenchP8Trigr1', hookId: '8a4f2c1e-3b5d-4e6f-8a9b-0c1d2e3f4a51' };
+const ERP_V1 = { id: 'ErpBenchP8Trigr0', hookId: '8a4f2c1e-3b5d-4e6f-8a9b-0c1d2e3f4a50' };
 const WEBHOOK = { id: 'ErpBenchP8Webhk1', hookId: '8a4f2c1e-3b5d-4e6f-8a9b-0c1d2e3f4a52' };
 const HEADER_AUTH = { id: 'ErpBenchP8Webhk2', hookId: '8a4f2c1e-3b5d-4e6f-8a9b-0c1d2e3f4a53' };
 const HEADER_CREDENTIAL = { id: 'ErpBenchP8Header', name: 'P8 header auth' };
 const HEADER = { name: 'X-P8-Key', value: 'p8-header-auth-value' };
-const CONTENDERS = ['webhook', 'erp', 'headerAuth'] as const;
-type Contender = (typeof CONTENDERS)[number];
-const LABELS: Record<Contender, string> = {
+export const CONTENDERS = ['webhook', 'erp', 'headerAuth', 'erpV1'] as const;
+export type Contender = (typeof CONTENDERS)[number];
+export const LABELS: Record<Contender, string> = {
 	erp: 'ERP Trigger',
+	erpV1: 'ERP Trigger at version 1',
 	webhook: 'Webhook node',
 	headerAuth: 'Webhook node with Header Auth',
 };
@@ -46,6 +49,8 @@ export interface P8Result {
 	ratio: Summary;
 	/** Webhook node with Header Auth time / Webhook node time, per round. */
 	headerAuthRatio: Summary;
+	/** ERP Trigger at version 1 (workflows made before 1.1) time / Webhook node time, per round. */
+	v1Ratio?: Summary;
 	/** Expression isolates n8n acquired per delivery (its expression.pool.acquired), per contender. */
 	isolatesPerDelivery?: Record<Contender, number>;
 	/** Executions recorded per delivery, per contender (1 each), and deliveries not answered 200. */
@@ -53,18 +58,24 @@ export interface P8Result {
 	refused: number;
 }
 
-/** A workflow of one node: the ERP Trigger (manual registration) or n8n's Webhook node. */
+/** The ERP Trigger with manual registration, at a version of the node. */
+const erpTrigger = (workflow: { id: string; hookId: string }, typeVersion: number) =>
+	chainWorkflow(workflow.id, `P8: ERP Trigger ${typeVersion} (manual registration)`, [
+		{
+			name: 'ERP Trigger',
+			type: 'n8n-nodes-erp.erpTrigger',
+			typeVersion,
+			webhookId: workflow.hookId,
+			credentials: { erpApi: CREDENTIAL },
+			parameters: { registration: 'manual', events: ['*'] },
+		},
+	]);
+
+/** A workflow of one node each: the ERP Trigger (as a new node, and at version 1), n8n's Webhook node. */
 function workflows() {
 	return [
-		chainWorkflow(ERP.id, 'P8: ERP Trigger (manual registration)', [
-			{
-				name: 'ERP Trigger',
-				type: 'n8n-nodes-erp.erpTrigger',
-				webhookId: ERP.hookId,
-				credentials: { erpApi: CREDENTIAL },
-				parameters: { registration: 'manual', events: ['*'] },
-			},
-		]),
+		erpTrigger(ERP, 1.1),
+		erpTrigger(ERP_V1, 1),
 		chainWorkflow(WEBHOOK.id, "P8: n8n's Webhook node", [
 			{
 				name: 'Webhook',
@@ -188,10 +199,11 @@ export async function runP8(context: FigureContext): Promise<P8Result> {
 	});
 	try {
 		const rest = e2e.rest;
-		for (const id of [ERP.id, WEBHOOK.id, HEADER_AUTH.id]) await rest.activate(id);
+		for (const id of [ERP.id, ERP_V1.id, WEBHOOK.id, HEADER_AUTH.id]) await rest.activate(id);
 		const base = e2e.n8n!.url;
 		const targets: Record<Contender, Parameters<typeof burst>[1]> = {
 			erp: { url: `${base}/webhook/${ERP.hookId}/erp`, workflowId: ERP.id },
+			erpV1: { url: `${base}/webhook/${ERP_V1.hookId}/erp`, workflowId: ERP_V1.id },
 			webhook: { url: `${base}/webhook/p8-webhook`, workflowId: WEBHOOK.id },
 			headerAuth: {
 				url: `${base}/webhook/p8-webhook-auth`,
@@ -200,7 +212,7 @@ export async function runP8(context: FigureContext): Promise<P8Result> {
 			},
 		};
 		const perContender = () =>
-			({ erp: [], webhook: [], headerAuth: [] }) as Record<Contender, number[]>;
+			({ erp: [], webhook: [], headerAuth: [], erpV1: [] }) as Record<Contender, number[]>;
 		// Warm-up: a few deliveries each (first loads, compiled paths), counted in the totals.
 		const warm = 5;
 		for (const name of CONTENDERS) await burst(rest, targets[name], warm, warm, `warm_${name}`);
@@ -239,67 +251,16 @@ export async function runP8(context: FigureContext): Promise<P8Result> {
 			n8nVersion: e2e.config.env.version,
 			seconds,
 			answeredSeconds: answered,
-			isolatesPerDelivery: {
-				webhook: summarize(isolates.webhook).median,
-				erp: summarize(isolates.erp).median,
-				headerAuth: summarize(isolates.headerAuth).median,
-			},
+			isolatesPerDelivery: Object.fromEntries(
+				CONTENDERS.map((name) => [name, summarize(isolates[name]).median]),
+			) as Record<Contender, number>,
 			ratio: against('erp'),
 			headerAuthRatio: against('headerAuth'),
+			v1Ratio: against('erpV1'),
 			runsPerDelivery,
 			refused,
 		};
 	} finally {
 		await e2e.stop();
 	}
-}
-
-/** P8's rows in the bench table (bench/report.ts). */
-export function p8Rows(p8: P8Result): Array<[string, string, string, string]> {
-	const met = (ok: boolean) => (ok ? 'yes' : '**no**');
-	const times = (name: Contender) =>
-		p8.seconds[name]
-			.map((v, i) => `${fixed(1)(v)} s (${fixed(1)(p8.answeredSeconds[name][i])} s)`)
-			.join(', ');
-	const head = `P8 ${p8.deliveries} signed deliveries, ${p8.concurrency} at a time, n8n ${p8.n8nVersion}`;
-	const isolates = p8.isolatesPerDelivery;
-	// Runs before this figure counted isolates have no such row.
-	const isolateRows: Array<[string, string, string, string]> = isolates
-		? [
-				[
-					`${head} · expression isolates n8n acquired per delivery, its own count (${CONTENDERS.map((name) => LABELS[name]).join(' / ')})`,
-					CONTENDERS.map((name) => fixed(2)(isolates[name])).join(' / '),
-					'',
-					'',
-				],
-			]
-		: [];
-	const once = CONTENDERS.every((name) => p8.runsPerDelivery[name] === 1) && p8.refused === 0;
-	return [
-		[
-			`${head} · ERP Trigger (manual registration) time / Webhook node time, until every execution is recorded`,
-			formatSummary(p8.ratio, (v) => `${fixed(2)(v)}×`),
-			`≤ ${P8_TARGET}×`,
-			met(p8.ratio.median <= P8_TARGET),
-		],
-		[
-			`${head} · n8n's Webhook node with Header Auth (a credential) time / Webhook node time`,
-			formatSummary(p8.headerAuthRatio, (v) => `${fixed(2)(v)}×`),
-			'',
-			'',
-		],
-		...CONTENDERS.map((name): [string, string, string, string] => [
-			`${head} · ${LABELS[name]}, per round: every execution recorded (every delivery answered)`,
-			times(name),
-			'',
-			'',
-		]),
-		...isolateRows,
-		[
-			`${head} · executions per delivery (${CONTENDERS.map((name) => LABELS[name]).join(' / ')}), deliveries not answered 200`,
-			`${CONTENDERS.map((name) => p8.runsPerDelivery[name]).join(' / ')}, ${p8.refused}`,
-			'1 each, 0',
-			met(once),
-		],
-	];
 }
