@@ -9,7 +9,8 @@ export function p8Rows(p8: P8Result): Array<[string, string, string, string]> {
 		p8.seconds[name]
 			.map((v, i) => `${fixed(1)(v)} s (${fixed(1)(p8.answeredSeconds[name][i])} s)`)
 			.join(', ');
-	const head = `P8 ${p8.deliveries} signed deliveries, ${p8.concurrency} at a time, n8n ${p8.n8nVersion}`;
+	const settings = Object.entries(p8.n8nSettings ?? {}).map(([name, value]) => `${name}=${value}`);
+	const head = `P8 ${p8.deliveries} signed deliveries, ${p8.concurrency} at a time, n8n ${p8.n8nVersion}${settings.length > 0 ? ` with ${settings.join(' ')}` : ''}`;
 	// Runs before version 1.1 of the ERP Trigger measured three contenders, without erpV1.
 	const present = CONTENDERS.filter((name) => p8.seconds[name] !== undefined);
 	const isolates = p8.isolatesPerDelivery;

@@ -41,6 +41,8 @@ export interface P8Result {
 	deliveries: number;
 	concurrency: number;
 	n8nVersion: string;
+	/** n8n settings this run set over the defaults (ERP_P8_N8N_ENV), named in every row. */
+	n8nSettings?: Record<string, string>;
 	/** Seconds until every execution was recorded, per contender and round. */
 	seconds: Record<Contender, number[]>;
 	/** Seconds until every delivery was answered, per contender and round. */
@@ -169,12 +171,20 @@ export async function runP8(context: FigureContext): Promise<P8Result> {
 	const files = keepFilesOnFailure(log);
 	// ERP_P8_PROFILE=<folder>: n8n writes a V8 CPU profile there when it stops (where the time goes).
 	const profile = process.env.ERP_P8_PROFILE;
+	// ERP_P8_N8N_ENV='NAME=value ...': n8n settings over the defaults, to see what they change.
+	const settings = Object.fromEntries(
+		(process.env.ERP_P8_N8N_ENV ?? '')
+			.split(/\s+/)
+			.filter((pair) => /^[A-Z0-9_]+=/.test(pair))
+			.map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+	);
 	const e2e = await startE2e({
 		folderPrefix: 'n8n-nodes-erp-bench-p8-',
 		log,
 		files,
 		extraEnv: {
 			N8N_METRICS: 'true',
+			...settings,
 			...(profile ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profile}` } : {}),
 		},
 		workflows: () => workflows(),
@@ -249,6 +259,7 @@ export async function runP8(context: FigureContext): Promise<P8Result> {
 			deliveries,
 			concurrency: CONCURRENCY,
 			n8nVersion: e2e.config.env.version,
+			n8nSettings: Object.keys(settings).length > 0 ? settings : undefined,
 			seconds,
 			answeredSeconds: answered,
 			isolatesPerDelivery: Object.fromEntries(
