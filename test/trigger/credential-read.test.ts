@@ -18,8 +18,9 @@ import type {
 import { DEMO_KEYS } from '../../sandbox';
 import { waitingForCredentialRead } from '../../nodes/ErpTrigger/credentialRead';
 import { TestCredentials, activateTrigger } from '../harness';
-import type { TriggerHandle } from '../harness';
+import type { DeliveryResult, TriggerHandle } from '../harness';
 import { newSecret, signedDelivery, waitFor } from './helpers';
+import type { SignedDelivery } from './helpers';
 
 const CREDENTIAL = {
 	apiKey: DEMO_KEYS.full,
@@ -89,39 +90,56 @@ async function manualTrigger(
 	return { trigger, credentials };
 }
 
-const statusOf = async (result: Promise<{ status: number }>) => (await result).status;
+/**
+ * `first` is delivered and its credential read held; `meanwhile` runs while that read is under
+ * way; then `later` arrive and wait for the next read; every answer once the read is let go.
+ */
+async function duringARead(
+	trigger: TriggerHandle,
+	credentials: SlowCredentials,
+	first: SignedDelivery,
+	meanwhile: () => void,
+	later: SignedDelivery[],
+): Promise<{ first: DeliveryResult; later: DeliveryResult[] }> {
+	const held = credentials.hold();
+	const firstAnswer = trigger.deliver(first);
+	await waitFor('the first read under way', () => (credentials.reads === 1 ? true : undefined));
+	meanwhile();
+	const laterAnswers = later.map(async (delivery) => await trigger.deliver(delivery));
+	await waitFor(`${later.length} deliveries waiting for the next read`, () =>
+		waitingForCredentialRead() === later.length ? true : undefined,
+	);
+	held.open();
+	return { first: await firstAnswer, later: await Promise.all(laterAnswers) };
+}
+
+const lowStock = (secret: string, id?: string) => signedDelivery(secret, { id, type: 'stock.bas' });
 
 describe('the credential read of a delivery', () => {
 	it('a burst of 20 concurrent deliveries reads the credential twice, and each delivery runs once', async () => {
 		const secret = newSecret();
 		const { trigger, credentials } = await manualTrigger(secret, 'cr-burst');
-		const held = credentials.hold();
-		const deliveries = Array.from({ length: 20 }, (_, i) =>
-			signedDelivery(secret, { id: `evt_cr_burst_${i}`, type: 'stock.bas' }),
-		);
-		const results = deliveries.map(async (delivery) => await trigger.deliver(delivery));
+		const deliveries = Array.from({ length: 20 }, (_, i) => lowStock(secret, `evt_cr_burst_${i}`));
 		// The first delivery's read is under way; the other 19 wait for the next one.
-		await waitFor('19 deliveries waiting for the next read', () =>
-			waitingForCredentialRead() === 19 ? true : undefined,
+		const answers = await duringARead(
+			trigger,
+			credentials,
+			deliveries[0],
+			() => {},
+			deliveries.slice(1),
 		);
-		assert.equal(credentials.reads, 1);
-		held.open();
-		const answers = await Promise.all(results);
+		const all = [answers.first, ...answers.later];
 		assert.deepEqual(
-			answers.map((answer) => answer.status),
-			answers.map(() => 200),
+			all.map((answer) => answer.status),
+			all.map(() => 200),
 		);
-		const ids = answers.map((answer) => answer.items?.map((item) => item.json.id));
 		assert.deepEqual(
-			ids,
+			all.map((answer) => answer.items?.map((item) => item.json.id)),
 			deliveries.map((_, i) => [`evt_cr_burst_${i}`]),
 		);
 		assert.equal(credentials.reads, 2);
 		// Control: one at a time, each delivery reads the credential itself.
-		for (let i = 0; i < 3; i++) {
-			const answer = await trigger.deliver(signedDelivery(secret, { type: 'stock.bas' }));
-			assert.equal(answer.status, 200);
-		}
+		for (let i = 0; i < 3; i++) assert.equal((await trigger.deliver(lowStock(secret))).status, 200);
 		assert.equal(credentials.reads, 5);
 		await trigger.deactivate();
 	});
@@ -130,20 +148,20 @@ describe('the credential read of a delivery', () => {
 		const before = newSecret();
 		const after = newSecret();
 		const { trigger, credentials } = await manualTrigger(before, 'cr-edit');
-		const held = credentials.hold();
-		// Arrives before the edit: its read begins with the old secret, as if it had read alone.
-		const first = statusOf(trigger.deliver(signedDelivery(before, { type: 'stock.bas' })));
-		await waitFor('the first read under way', () => (credentials.reads === 1 ? true : undefined));
-		credentials.set('erpApi', { ...CREDENTIAL, webhookSecret: after });
-		// Arrive after the edit, while the old read is still under way: they must not share it.
-		const oldSecret = statusOf(trigger.deliver(signedDelivery(before, { type: 'stock.bas' })));
-		const newSecretOne = statusOf(trigger.deliver(signedDelivery(after, { type: 'stock.bas' })));
-		await waitFor('two deliveries waiting for the next read', () =>
-			waitingForCredentialRead() === 2 ? true : undefined,
+		// The first arrives before the edit: its read begins with the old secret, as if alone. The
+		// others arrive after the edit, while that read is still under way: they must not share it.
+		const answers = await duringARead(
+			trigger,
+			credentials,
+			lowStock(before),
+			() => credentials.set('erpApi', { ...CREDENTIAL, webhookSecret: after }),
+			[lowStock(before), lowStock(after)],
 		);
-		held.open();
-		// A delivery sharing the read under way would give 200 then 401 (the variant that must fail).
-		assert.deepEqual(await Promise.all([first, oldSecret, newSecretOne]), [200, 401, 200]);
+		// Sharing the read under way would give 200 then 401 (the variant that must fail).
+		assert.deepEqual(
+			[answers.first, ...answers.later].map((answer) => answer.status),
+			[200, 401, 200],
+		);
 		assert.equal(credentials.reads, 2);
 		await trigger.deactivate();
 	});
@@ -151,28 +169,21 @@ describe('the credential read of a delivery', () => {
 	it('a read that fails fails the deliveries that waited for it, and the next delivery reads again', async () => {
 		const secret = newSecret();
 		const { trigger, credentials } = await manualTrigger(secret, 'cr-failed');
-		const held = credentials.hold();
-		const first = statusOf(trigger.deliver(signedDelivery(secret, { type: 'stock.bas' })));
-		await waitFor('the first read under way', () => (credentials.reads === 1 ? true : undefined));
-		credentials.failing = true;
-		const waiting = [1, 2].map(
-			async () => await trigger.deliver(signedDelivery(secret, { type: 'stock.bas' })),
+		const answers = await duringARead(
+			trigger,
+			credentials,
+			lowStock(secret),
+			() => (credentials.failing = true),
+			[lowStock(secret), lowStock(secret)],
 		);
-		await waitFor('two deliveries waiting', () =>
-			waitingForCredentialRead() === 2 ? true : undefined,
-		);
-		held.open();
-		assert.equal(await first, 200);
-		for (const answer of await Promise.all(waiting)) {
+		assert.equal(answers.first.status, 200);
+		for (const answer of answers.later) {
 			assert.equal(answer.items, undefined);
 			assert.match(String(answer.error?.message), /does not exist/);
 		}
 		assert.equal(credentials.reads, 2);
 		credentials.failing = false;
-		assert.equal(
-			await statusOf(trigger.deliver(signedDelivery(secret, { type: 'stock.bas' }))),
-			200,
-		);
+		assert.equal((await trigger.deliver(lowStock(secret))).status, 200);
 		assert.equal(credentials.reads, 3);
 		assert.equal(waitingForCredentialRead(), 0);
 		await trigger.deactivate();
@@ -181,20 +192,21 @@ describe('the credential read of a delivery', () => {
 	it("the guards check every delivery's credential, also when the read is shared", async () => {
 		const secret = newSecret();
 		const { trigger, credentials } = await manualTrigger(secret, 'cr-guards');
-		const held = credentials.hold();
-		const first = statusOf(trigger.deliver(signedDelivery(secret, { type: 'stock.bas' })));
-		await waitFor('the first read under way', () => (credentials.reads === 1 ? true : undefined));
 		// A production key in a sandbox credential: the guards refuse it, naming nothing secret.
-		credentials.set('erpApi', { ...CREDENTIAL, apiKey: 'sk_live_refused', webhookSecret: secret });
-		const waiting = [1, 2].map(
-			async () => await trigger.deliver(signedDelivery(secret, { type: 'stock.bas' })),
+		const answers = await duringARead(
+			trigger,
+			credentials,
+			lowStock(secret),
+			() =>
+				credentials.set('erpApi', {
+					...CREDENTIAL,
+					apiKey: 'sk_live_refused',
+					webhookSecret: secret,
+				}),
+			[lowStock(secret), lowStock(secret)],
 		);
-		await waitFor('two deliveries waiting', () =>
-			waitingForCredentialRead() === 2 ? true : undefined,
-		);
-		held.open();
-		assert.equal(await first, 200);
-		for (const answer of await Promise.all(waiting)) {
+		assert.equal(answers.first.status, 200);
+		for (const answer of answers.later) {
 			assert.equal(answer.items, undefined);
 			assert.match(String(answer.error?.message), /production key/);
 		}
