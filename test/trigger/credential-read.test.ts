@@ -113,6 +113,32 @@ async function duringARead(
 	return { first: await firstAnswer, later: await Promise.all(laterAnswers) };
 }
 
+/** A trigger with one secret; two deliveries arrive during the first one's read, after `meanwhile`. */
+async function twoArriveDuringARead(
+	workflowId: string,
+	meanwhile: (credentials: SlowCredentials, secret: string) => void,
+) {
+	const secret = newSecret();
+	const { trigger, credentials } = await manualTrigger(secret, workflowId);
+	const answers = await duringARead(
+		trigger,
+		credentials,
+		lowStock(secret),
+		() => meanwhile(credentials, secret),
+		[lowStock(secret), lowStock(secret)],
+	);
+	return { trigger, credentials, secret, answers };
+}
+
+/** The first delivery ran; every later one failed with `message` and started no run. */
+function laterFailed(answers: { first: DeliveryResult; later: DeliveryResult[] }, message: RegExp) {
+	assert.equal(answers.first.status, 200);
+	for (const answer of answers.later) {
+		assert.equal(answer.items, undefined);
+		assert.match(String(answer.error?.message), message);
+	}
+}
+
 const lowStock = (secret: string, id?: string) => signedDelivery(secret, { id, type: 'stock.bas' });
 
 describe('the credential read of a delivery', () => {
@@ -167,20 +193,11 @@ describe('the credential read of a delivery', () => {
 	});
 
 	it('a read that fails fails the deliveries that waited for it, and the next delivery reads again', async () => {
-		const secret = newSecret();
-		const { trigger, credentials } = await manualTrigger(secret, 'cr-failed');
-		const answers = await duringARead(
-			trigger,
-			credentials,
-			lowStock(secret),
-			() => (credentials.failing = true),
-			[lowStock(secret), lowStock(secret)],
+		const { trigger, credentials, secret, answers } = await twoArriveDuringARead(
+			'cr-failed',
+			(held) => (held.failing = true),
 		);
-		assert.equal(answers.first.status, 200);
-		for (const answer of answers.later) {
-			assert.equal(answer.items, undefined);
-			assert.match(String(answer.error?.message), /does not exist/);
-		}
+		laterFailed(answers, /does not exist/);
 		assert.equal(credentials.reads, 2);
 		credentials.failing = false;
 		assert.equal((await trigger.deliver(lowStock(secret))).status, 200);
@@ -190,26 +207,15 @@ describe('the credential read of a delivery', () => {
 	});
 
 	it("the guards check every delivery's credential, also when the read is shared", async () => {
-		const secret = newSecret();
-		const { trigger, credentials } = await manualTrigger(secret, 'cr-guards');
 		// A production key in a sandbox credential: the guards refuse it, naming nothing secret.
-		const answers = await duringARead(
-			trigger,
-			credentials,
-			lowStock(secret),
-			() =>
-				credentials.set('erpApi', {
-					...CREDENTIAL,
-					apiKey: 'sk_live_refused',
-					webhookSecret: secret,
-				}),
-			[lowStock(secret), lowStock(secret)],
+		const { trigger, answers } = await twoArriveDuringARead('cr-guards', (credentials, secret) =>
+			credentials.set('erpApi', {
+				...CREDENTIAL,
+				apiKey: 'sk_live_refused',
+				webhookSecret: secret,
+			}),
 		);
-		assert.equal(answers.first.status, 200);
-		for (const answer of answers.later) {
-			assert.equal(answer.items, undefined);
-			assert.match(String(answer.error?.message), /production key/);
-		}
+		laterFailed(answers, /production key/);
 		await trigger.deactivate();
 	});
 });
