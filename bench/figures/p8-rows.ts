@@ -25,6 +25,27 @@ export function p8Rows(p8: P8Result): Array<[string, string, string, string]> {
 				],
 			]
 		: [];
+	const cpu = p8.cpuMsPerDelivery;
+	// Runs before this figure read n8n's CPU time have no such rows.
+	const cpuRows: Array<[string, string, string, string]> =
+		cpu && p8.cpuRatio
+			? [
+					[
+						`${head} · CPU of n8n's process per delivery, ERP Trigger / Webhook node (other jobs on the machine change it far less than the times)`,
+						formatSummary(p8.cpuRatio, (v) => `${fixed(2)(v)}×`),
+						'',
+						'',
+					],
+					[
+						`${head} · CPU of n8n's process per delivery, per round (${present.map((name) => LABELS[name]).join(' / ')})`,
+						present
+							.map((name) => cpu[name].map((ms) => `${fixed(1)(ms)} ms`).join(', '))
+							.join(' / '),
+						'',
+						'',
+					],
+				]
+			: [];
 	const once = present.every((name) => p8.runsPerDelivery[name] === 1) && p8.refused === 0;
 	const v1Rows: Array<[string, string, string, string]> = p8.v1Ratio
 		? [
@@ -56,6 +77,7 @@ export function p8Rows(p8: P8Result): Array<[string, string, string, string]> {
 			'',
 			'',
 		]),
+		...cpuRows,
 		...isolateRows,
 		[
 			`${head} · executions per delivery (${present.map((name) => LABELS[name]).join(' / ')}), deliveries not answered 200`,

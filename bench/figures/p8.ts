@@ -15,6 +15,7 @@ import { importCredentials, keepFilesOnFailure } from '../../scripts/n8n-instanc
 import type { N8nRest } from '../../scripts/n8n-instance';
 import { chainWorkflow, startE2e } from '../../test/e2e/helpers';
 import { signedDelivery } from '../../test/trigger/signed-delivery';
+import { processCpuSeconds } from '../process-cpu';
 import { fixed, summarize, type Summary } from '../stats';
 import type { FigureContext } from './types';
 
@@ -53,6 +54,13 @@ export interface P8Result {
 	headerAuthRatio: Summary;
 	/** ERP Trigger at version 1 (workflows made before 1.1) time / Webhook node time, per round. */
 	v1Ratio?: Summary;
+	/**
+	 * Milliseconds of CPU n8n's main process used per delivery (its threads, /proc), per contender
+	 * and round: what other jobs on a shared machine change far less than the times above.
+	 */
+	cpuMsPerDelivery?: Record<Contender, number[]>;
+	/** ERP Trigger CPU per delivery / Webhook node CPU per delivery, per round. */
+	cpuRatio?: Summary;
 	/** Expression isolates n8n acquired per delivery (its expression.pool.acquired), per contender. */
 	isolatesPerDelivery?: Record<Contender, number>;
 	/** Executions recorded per delivery, per contender (1 each), and deliveries not answered 200. */
@@ -229,6 +237,8 @@ export async function runP8(context: FigureContext): Promise<P8Result> {
 		const seconds = perContender();
 		const answered = perContender();
 		const isolates = perContender();
+		const cpuMs = perContender();
+		const cpuNow = () => processCpuSeconds(e2e.n8n!.pid) ?? Number.NaN;
 		let refused = 0;
 		for (let round = 0; round < rounds; round++) {
 			// Each round starts with the next contender.
@@ -237,7 +247,9 @@ export async function runP8(context: FigureContext): Promise<P8Result> {
 				const total = warm + deliveries * (round + 1);
 				log(`round ${round + 1}: ${deliveries} deliveries to the ${LABELS[name]}`);
 				const acquiredBefore = await isolatesAcquired(base);
+				const cpuBefore = cpuNow();
 				const result = await burst(rest, targets[name], deliveries, total, `${name}_${round}`);
+				cpuMs[name].push(((cpuNow() - cpuBefore) * 1000) / deliveries);
 				isolates[name].push(((await isolatesAcquired(base)) - acquiredBefore) / deliveries);
 				seconds[name].push(result.seconds);
 				answered[name].push(result.answeredSeconds);
@@ -265,6 +277,8 @@ export async function runP8(context: FigureContext): Promise<P8Result> {
 			isolatesPerDelivery: Object.fromEntries(
 				CONTENDERS.map((name) => [name, summarize(isolates[name]).median]),
 			) as Record<Contender, number>,
+			cpuMsPerDelivery: cpuMs,
+			cpuRatio: summarize(cpuMs.erp.map((ms, i) => ms / cpuMs.webhook[i])),
 			ratio: against('erp'),
 			headerAuthRatio: against('headerAuth'),
 			v1Ratio: against('erpV1'),
