@@ -34,9 +34,11 @@ export function taxOf(amountHt: number, rateBp: number): number {
 	return Math.floor((amountHt * rateBp + 5000) / 10000);
 }
 
-export function stockBasData(a: Article) {
+/** The data of `stock.bas`: the article, and the movement that crossed the threshold (its identity). */
+export function stockBasData(a: Article, mouvementId: string) {
 	return {
 		article_id: a.id,
+		mouvement_id: mouvementId,
 		reference: a.reference,
 		designation: a.designation,
 		stock: a.stock,
@@ -119,7 +121,7 @@ export function updateArticle(
 	store.articles.touched();
 	if (input.stock !== undefined && input.stock !== article.stock) {
 		const delta = input.stock - article.stock;
-		store.mouvements.add({
+		const mouvement = store.mouvements.add({
 			id: store.mouvements.nextId(),
 			article_id: article.id,
 			type: 'ajustement',
@@ -129,7 +131,9 @@ export function updateArticle(
 			document_id: null,
 			date: now.toISOString(),
 		});
-		if (setStock(store, article, input.stock, now)) emit('stock.bas', stockBasData(article));
+		if (setStock(store, article, input.stock, now)) {
+			emit('stock.bas', stockBasData(article, mouvement.id));
+		}
 	}
 	return article;
 }
@@ -209,11 +213,12 @@ export function createFacture(store: Store, emit: Emit, body: unknown, now: Date
 		reference_externe: input.reference_externe ?? null,
 		created_at: now.toISOString(),
 	});
-	const low = new Set<Article>();
+	// The movement that crossed each article's threshold (at most one: stock only goes down here).
+	const low = new Map<Article, string>();
 	input.lignes.forEach((l, i) => {
 		const a = articles[i];
 		const after = a.stock - l.quantite;
-		store.mouvements.add({
+		const mouvement = store.mouvements.add({
 			id: store.mouvements.nextId(),
 			article_id: a.id,
 			type: 'sortie',
@@ -223,7 +228,7 @@ export function createFacture(store: Store, emit: Emit, body: unknown, now: Date
 			document_id: facture.id,
 			date: now.toISOString(),
 		});
-		if (setStock(store, a, after, now)) low.add(a);
+		if (setStock(store, a, after, now)) low.set(a, mouvement.id);
 	});
 	const libelle = `Facture ${facture.numero} ${client.nom}`;
 	const base = { date, journal: 'VT' as const, piece: facture.numero, libelle };
@@ -231,7 +236,7 @@ export function createFacture(store: Store, emit: Emit, body: unknown, now: Date
 	post(store, { ...base, compte: '706', debit: 0, credit: total_ht });
 	if (total_tva > 0) post(store, { ...base, compte: '44571', debit: 0, credit: total_tva });
 	emit('vente.creee', { ...facture });
-	for (const a of low) emit('stock.bas', stockBasData(a));
+	for (const [a, mouvementId] of low) emit('stock.bas', stockBasData(a, mouvementId));
 	return facture;
 }
 

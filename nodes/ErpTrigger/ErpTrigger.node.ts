@@ -30,7 +30,8 @@ import { sharedReads } from './credentialRead';
 import { verifySignature, type WebhookHeaders } from './signature';
 import { replayMemory } from './replay';
 import { optionsDescription, readOptions } from './options';
-import { withRestoreNote } from './restoreNotes';
+import { answer } from './answer';
+import { deliverOnce } from './delivery';
 import { handOverTestDelivery, runTrigger } from './triggerRun';
 import {
 	checkExists,
@@ -43,16 +44,6 @@ import {
 
 /** Delivery headers never copied into the output item. */
 const HIDDEN_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'x-api-key']);
-
-/** Answers the request with a status and a small JSON body, and starts no execution. */
-function answer(
-	context: IWebhookFunctions,
-	status: number,
-	body: IDataObject,
-): IWebhookResponseData {
-	context.getResponseObject().status(status).json(body);
-	return { noWebhookResponse: true };
-}
 
 export class ErpTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -124,7 +115,7 @@ export class ErpTrigger implements INodeType {
 			},
 			{
 				displayName:
-					"While the workflow is published, this trigger checks its registration in the ERP at every n8n start and activation and every Registration Check Interval (Options; default 15 minutes, one request per check), and registers again when it was deleted, disabled or changed in the ERP: the restore is logged in n8n's log and reported in the next event's item (registration). Events the ERP could not deliver meanwhile (n8n unreachable for longer than the ERP retries, about 30 seconds, or the registration missing until the check) are not caught up by this trigger. For alerts that must not be missed, use the ERP Polling Trigger instead, not next to this one: two workflows post each alert twice.",
+					"While the workflow is published, this trigger checks its registration in the ERP at every n8n start and activation and every Registration Check Interval (Options; default 15 minutes, one request per check), and registers again when it was deleted, disabled or changed in the ERP: the restore is logged in n8n's log and reported in the next event's item (registration). At the same interval it catches up, from the ERP's lists, the Sale Created, Invoice Paid and Stock Low events the webhook missed, each run once (item field caught_up; Options, Catch Up Missed Events). Payroll Validated and VAT Return Filed have no list: those missed cannot be caught up. One workflow is enough: do not run an ERP Polling Trigger next to this one, it would post each alert twice.",
 				name: 'deliveryNotice',
 				type: 'notice',
 				default: '',
@@ -264,7 +255,6 @@ export class ErpTrigger implements INodeType {
 			created_at: event.created_at as IDataObject['created_at'],
 			data: event.data as IDataObject['data'],
 		};
-		const manual = this.getMode() === 'manual';
 		if (options.includeHeaders) {
 			const kept: IDataObject = {};
 			for (const [name, value] of Object.entries(req.headers)) {
@@ -272,9 +262,11 @@ export class ErpTrigger implements INodeType {
 			}
 			item.headers = kept;
 		}
-		const workflowData = [[{ json: manual ? item : withRestoreNote(item, scope) }]];
+		if (this.getMode() !== 'manual')
+			return deliverOnce(this, scope, item, options, conventions.event);
 		// A test run starts at this node's manual trigger, which emits this (triggerRun.ts).
-		if (manual) handOverTestDelivery(scope, workflowData);
+		const workflowData = [[{ json: item }]];
+		handOverTestDelivery(scope, workflowData);
 		return { workflowData };
 	}
 }

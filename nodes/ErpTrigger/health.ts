@@ -52,9 +52,36 @@ export async function checkRegistration(
 	return reportRestore(context, scope, state === 'none' ? 'gone' : state, id);
 }
 
+/** What failed, for the log and the failed execution: "checking ..." and "could not ...". */
+export interface FailedWork {
+	doing: string;
+	couldNot: string;
+}
+
 /**
- * A check that never throws: a failure is logged and saved as a failed execution (the next check
- * tries again). Returns the outcome, or undefined when it failed or there was nothing to check.
+ * A scheduled job's failure, never silent: logged as an error in n8n's log and saved as a failed
+ * execution where n8n offers it (2.x: the executions list, and the error workflow if one is set).
+ */
+export function reportFailure(context: ITriggerFunctions, cause: unknown, work: FailedWork): void {
+	const error =
+		cause instanceof NodeOperationError
+			? cause
+			: new NodeOperationError(context.getNode(), cause as Error, {
+					message: `The ERP Trigger ${work.couldNot}`,
+				});
+	context.logger.error(
+		`ERP Trigger: ${work.doing} of workflow ${context.getWorkflow().id ?? ''}, node "${context.getNode().name}" failed: ${error.message}`,
+		{ workflowId: context.getWorkflow().id, node: context.getNode().name },
+	);
+	// n8n 1.123 has no saveFailedExecution on trigger functions.
+	const save = (context as Partial<Pick<ITriggerFunctions, 'saveFailedExecution'>>)
+		.saveFailedExecution;
+	if (typeof save === 'function') save.call(context, error);
+}
+
+/**
+ * A check that never throws: a failure is reported (the next check tries again). Returns the
+ * outcome, or undefined when it failed or there was nothing to check.
  */
 export async function safeCheck(
 	context: ITriggerFunctions,
@@ -62,20 +89,10 @@ export async function safeCheck(
 	try {
 		return await checkRegistration(context);
 	} catch (cause) {
-		const error =
-			cause instanceof NodeOperationError
-				? cause
-				: new NodeOperationError(context.getNode(), cause as Error, {
-						message: 'The ERP Trigger could not check or restore its webhook registration',
-					});
-		context.logger.error(
-			`ERP Trigger: checking the webhook registration of workflow ${context.getWorkflow().id ?? ''}, node "${context.getNode().name}" failed: ${error.message}`,
-			{ workflowId: context.getWorkflow().id, node: context.getNode().name },
-		);
-		// n8n 1.123 has no saveFailedExecution on trigger functions.
-		const save = (context as Partial<Pick<ITriggerFunctions, 'saveFailedExecution'>>)
-			.saveFailedExecution;
-		if (typeof save === 'function') save.call(context, error);
+		reportFailure(context, cause, {
+			doing: 'checking the webhook registration',
+			couldNot: 'could not check or restore its webhook registration',
+		});
 		return undefined;
 	}
 }

@@ -18,9 +18,18 @@ export interface TriggerOptions {
 	toleranceSeconds: number;
 	includeHeaders: boolean;
 	checkMinutes: number;
+	catchUp: boolean;
 }
 
 export const optionsDescription = optionsCollection([
+	{
+		displayName: 'Catch Up Missed Events',
+		name: 'catchUp',
+		type: 'boolean',
+		default: true,
+		description:
+			"Whether to run, once each, the Sale Created, Invoice Paid and Stock Low events the webhook missed (n8n down, the registration lost, deliveries the ERP gave up on), read from the ERP's lists at every Registration Check Interval; an event that came both ways runs once. Each check costs one list request per selected event of these three when nothing is new, plus one article read (GET /articles/{ID}) per article whose stock went down (Stock Low) and the two unpaid-invoice lists while invoices are unpaid (Invoice Paid). Payroll Validated and VAT Return Filed have no list to catch up from. Needs the deliveries to reach the n8n process that runs this workflow's triggers: turn it off when queue-mode webhook processors receive them.",
+	},
 	{
 		displayName: 'Include Headers',
 		name: 'includeHeaders',
@@ -36,7 +45,7 @@ export const optionsDescription = optionsCollection([
 		typeOptions: { minValue: 1, maxValue: 1440 },
 		default: DEFAULT_CHECK_MINUTES,
 		description:
-			'How often the published trigger checks that the ERP still holds its registration (active, with this URL, these events and a secret it holds) and restores it if not. Each check costs one request to the ERP (reading the registration by its ID); a restore a few more. With automatic registration only.',
+			'How often the published trigger checks that the ERP still holds its registration (active, with this URL, these events and a secret it holds) and restores it if not, then catches up missed events (Catch Up Missed Events). Each registration check costs one request to the ERP (reading the registration by its ID; automatic registration only); a restore a few more.',
 	},
 	{
 		displayName: 'Signature Tolerance (Seconds)',
@@ -72,9 +81,16 @@ export function readOptions(
 	};
 	const toleranceSeconds = whole('toleranceSeconds', DEFAULT_TOLERANCE_SECONDS, 86400);
 	const checkMinutes = whole('checkMinutes', DEFAULT_CHECK_MINUTES, 1440);
-	const includeHeaders = options.includeHeaders ?? false;
-	if (typeof includeHeaders !== 'boolean') {
-		throw invalid(at('includeHeaders'), `expected true or false, got ${show(includeHeaders)}`);
-	}
-	return { toleranceSeconds, includeHeaders, checkMinutes };
+	const flag = (name: string, fallback: boolean): boolean => {
+		const value = options[name] ?? fallback;
+		if (typeof value !== 'boolean')
+			throw invalid(at(name), `expected true or false, got ${show(value)}`);
+		return value;
+	};
+	return {
+		toleranceSeconds,
+		includeHeaders: flag('includeHeaders', false),
+		checkMinutes,
+		catchUp: flag('catchUp', true),
+	};
 }

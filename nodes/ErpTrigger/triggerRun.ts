@@ -6,11 +6,19 @@
 // `trigger()`, runs it in manual mode instead of passing on what `webhook()` returned (n8n-core's
 // WorkflowExecute.runNode checks `trigger` before `webhook`, 1.123.81 to 2.41.x). So `webhook()`
 // hands the accepted test delivery over here, in process memory, and the manual trigger emits it.
-import type { INodeExecutionData, ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
+import type {
+	IDataObject,
+	INodeExecutionData,
+	ITriggerFunctions,
+	ITriggerResponse,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { catchUp, startCatchUp } from './catchUp';
 import { safeCheck } from './health';
+import { registerLiveTrigger } from './liveTriggers';
 import { readOptions } from './options';
+import { withRestoreNote } from './restoreNotes';
 import { scopeOf } from './webhookLifecycle';
 
 /** Test deliveries accepted by `webhook()` and not yet emitted by the manual trigger, per node. */
@@ -48,20 +56,51 @@ function secondOf(nodeId: string): number {
 export async function runTrigger(context: ITriggerFunctions): Promise<ITriggerResponse> {
 	if (context.getMode() === 'manual') return manualResponse(context);
 	const { checkMinutes } = readOptions(context);
+	const scope = scopeOf(context);
+	// One run per event: the item, with the note of a restore not yet reported.
+	const emit = (item: IDataObject) => context.emit([[{ json: withRestoreNote(item, scope) }]]);
+	const unregister = registerLiveTrigger(scope, {
+		emit,
+		saved: () => context.getWorkflowStaticData('node'),
+	});
+	// Each watch of the catch-up starts from now here the first time: n8n saves it after this.
+	try {
+		await startCatchUp(context);
+	} catch (cause) {
+		unregister();
+		throw new NodeOperationError(context.getNode(), cause as Error, {
+			message: `The ERP Trigger could not read where catching up missed events starts: ${(cause as Error).message}`,
+			description:
+				'At the first activation, Catch Up Missed Events reads each list it watches to its end. Check that the ERP is reachable and that the credential may read those lists, or turn Catch Up Missed Events off (Options).',
+		});
+	}
 	// n8n runs the webhook's checkExists (and create) at this activation or start, just before or
 	// alongside this (in parallel in 2.41): checking now too could register twice. So the first
 	// check is at the first tick, within a minute, then every `checkMinutes` (a tick each minute:
-	// cron has no "every N minutes" for any N), one at a time. The tick returns its work's promise
-	// for tests; n8n does not wait for it.
+	// cron has no "every N minutes" for any N), the catch-up right after it (catchUp.ts). A tick
+	// whose work is still running when the next one is due skips it. The tick returns its work's
+	// promise for tests; n8n does not wait for it.
 	let ticks = 0;
+	let running: Promise<void> | undefined;
+	const work = async () => {
+		await safeCheck(context);
+		await catchUp(context, emit);
+	};
 	const onTick = () => {
 		ticks += 1;
-		if ((ticks - 1) % checkMinutes !== 0) return undefined;
-		return safeCheck(context);
+		if ((ticks - 1) % checkMinutes !== 0 || running !== undefined) return undefined;
+		running = work().finally(() => {
+			running = undefined;
+		});
+		return running;
 	};
 	context.helpers.registerCron(
 		{ expression: `${secondOf(context.getNode().id)} * * * * *` },
 		onTick,
 	);
-	return {};
+	return {
+		closeFunction: async () => {
+			unregister();
+		},
+	};
 }

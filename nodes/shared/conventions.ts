@@ -38,6 +38,8 @@ export interface EventConventions {
 	dataPath: JsonPath;
 	/** Lower case; when set, the type is read from this header instead of the body. */
 	typeHeader?: string;
+	/** Per event type, where the event's identity is in its data (the ERP Trigger's catch-up). */
+	identityPaths: Record<string, JsonPath>;
 }
 
 export interface ApiConventions {
@@ -58,6 +60,8 @@ export function valueAt(value: unknown, path: JsonPath): unknown {
 }
 
 const PATH_SEGMENT = /^[A-Za-z0-9_$@-]+$/;
+// An event type as the ERP names them (stock.bas, vente.creee).
+const EVENT_TYPE = /^[A-Za-z0-9_.-]{1,100}$/;
 // A query parameter name as APIs spell them: letters, digits, _ - . and brackets (page[after]).
 const QUERY_NAME = /^[A-Za-z0-9_.\-[\]]+$/;
 // An HTTP header name (RFC 9110 token).
@@ -153,11 +157,37 @@ export function readConventions(
 		};
 	}
 
+	const identityPaths = (name: string): Record<string, JsonPath> => {
+		const paths: Record<string, JsonPath> = {};
+		for (const pair of text(name).split(',')) {
+			if (pair.trim() === '') continue;
+			const [type, where, ...rest] = pair.split('=').map((part) => part.trim());
+			const segments = (where ?? '').split('.');
+			if (
+				rest.length > 0 ||
+				!EVENT_TYPE.test(type) ||
+				where === undefined ||
+				where.length > 200 ||
+				!segments.every((s) => PATH_SEGMENT.test(s))
+			) {
+				throw invalid(
+					at(name),
+					`expected type=path pairs separated by commas, such as stock.bas=mouvement_id, got ${show(pair.trim())}`,
+				);
+			}
+			if (Object.prototype.hasOwnProperty.call(paths, type)) {
+				throw invalid(at(name), `${type} is given twice`);
+			}
+			paths[type] = segments;
+		}
+		return paths;
+	};
 	const event: EventConventions = {
 		typePath: path('eventTypePath'),
 		idPath: path('eventIdPath'),
 		dataPath: path('eventDataPath'),
 		typeHeader: optionalHeader('eventTypeHeader'),
+		identityPaths: identityPaths('eventIdentityPaths'),
 	};
 	return { list, signature, event };
 }

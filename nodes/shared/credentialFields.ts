@@ -231,4 +231,14 @@ export const apiConventionProperties: INodeProperties[] = [
 		placeholder: 'payload',
 		description: "Where the event's data is in a delivery's body: names separated by dots",
 	},
+	{
+		displayName: 'Event Identity Paths',
+		name: 'eventIdentityPaths',
+		type: 'string',
+		displayOptions: whenCustom,
+		default: 'vente.creee=id, facture.payee=id, stock.bas=mouvement_id',
+		placeholder: 'stock.bas=movement.number',
+		description:
+			"What makes a delivery and an event the ERP Trigger caught up from a list the same event, so that it runs once: per event type, where the identity is in the event's data (at Event Data Path), as type=path pairs separated by commas (the invoice's ID for sales and paid invoices, the stock movement's ID for low stock)",
+	},
 ];

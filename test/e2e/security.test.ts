@@ -122,8 +122,8 @@ const TRIGGER_IDS: Record<TriggerKind, string> = {
 					),
 					triggerWorkflow(IDS.triggerAuto, HOOK_IDS.auto, 'automatic', SANDBOX_CREDENTIAL),
 					// Manual at 1.1 (a new node), automatic at 1 (workflows made before 1.1).
-					triggerWorkflow(IDS.triggerManual, HOOK_IDS.manual, 'manual', MANUAL_CREDENTIAL, 1.1),
-					triggerWorkflow(IDS.triggerBytes, HOOK_IDS.bytes, 'manual', MANUAL_CREDENTIAL, 1.1),
+					triggerWorkflow(IDS.triggerManual, HOOK_IDS.manual, 'manual', MANUAL_CREDENTIAL, {}, 1.1),
+					triggerWorkflow(IDS.triggerBytes, HOOK_IDS.bytes, 'manual', MANUAL_CREDENTIAL, {}, 1.1),
 				],
 				beforeStart: async ({ config, sandbox }) => {
 					await importCredentials(
@@ -232,7 +232,7 @@ const TRIGGER_IDS: Record<TriggerKind, string> = {
 			it(
 				`${label} registration: a replayed delivery never starts a second run, one by one or ten at once`,
 				track(async () => {
-					await replayChecks(target(kind), await publishedTrigger(kind));
+					await replayChecks(target(kind), await publishedTrigger(kind), 'trigger');
 				}),
 				80 * MINUTE,
 			);

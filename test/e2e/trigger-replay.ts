@@ -13,12 +13,17 @@ import { signedDelivery, type SignedDelivery } from '../trigger/helpers';
 import { expectRuns } from './count';
 import { chainWorkflow } from './helpers';
 
-/** ERP Trigger (all events) -> No Operation; the trigger at `typeVersion` (1 unless said). */
+/**
+ * ERP Trigger (all events) -> No Operation. `options` are the trigger's Options (where webhook
+ * processors receive the deliveries, Catch Up Missed Events is off, as docs/production.md says);
+ * the trigger at `typeVersion` (1 unless said).
+ */
 export function triggerWorkflow(
 	id: string,
 	webhookId: string,
 	registration: 'automatic' | 'manual',
 	credential: { id: string; name: string },
+	options: Record<string, unknown> = {},
 	typeVersion = 1,
 ): Workflow {
 	return chainWorkflow(id, `E2E: trigger (${registration})`, [
@@ -28,7 +33,7 @@ export function triggerWorkflow(
 			typeVersion,
 			webhookId,
 			credentials: { erpApi: credential },
-			parameters: { registration, events: ['*'] },
+			parameters: { registration, events: ['*'], options },
 		},
 		{ name: 'No Operation', type: 'n8n-nodes-base.noOp', parameters: {} },
 	]);
@@ -73,10 +78,17 @@ export async function deliver(target: TriggerTarget, delivery: SignedDelivery): 
 /**
  * One delivery then the same bytes again: 1 run (control: a distinct one makes 2); ten identical
  * copies at once: 1 run; twenty distinct at once: twenty runs. The trigger must have no runs yet.
+ * `mode` is the runs' execution mode: `trigger` where the process that receives the delivery runs
+ * the workflow's triggers with Catch Up Missed Events on (the delivery is handed to the trigger's
+ * emit, nodes/ErpTrigger/delivery.ts), `webhook` otherwise (a webhook processor).
  * Every count is an `expectRuns`: reached by its deadline, then unchanged for the quiet period,
  * so that a run n8n records after the answer (too late, or one too many) is seen.
  */
-export async function replayChecks(target: TriggerTarget, secret: string): Promise<void> {
+export async function replayChecks(
+	target: TriggerTarget,
+	secret: string,
+	mode: 'trigger' | 'webhook',
+): Promise<void> {
 	const tag = target.hookId.slice(-4);
 	const runs = async (expected: number) =>
 		await expectRuns(target.rest, target.workflowId, expected);
@@ -101,7 +113,7 @@ export async function replayChecks(target: TriggerTarget, secret: string): Promi
 	assert.equal(distinct.filter(started).length, 20, JSON.stringify(distinct));
 	const all = await runs(23);
 	assert.ok(
-		all.every((r) => r.status === 'success' && r.mode === 'webhook'),
+		all.every((r) => r.status === 'success' && r.mode === mode),
 		JSON.stringify(all),
 	);
 }

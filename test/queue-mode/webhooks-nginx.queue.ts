@@ -64,7 +64,9 @@ beforeAll(async () => {
 		sandboxBaseUrl: sandbox.baseUrl,
 		workflows: [
 			...[RECIPE, CONTROL].map((t) =>
-				triggerWorkflow(t.workflowId, t.hookId, 'automatic', SANDBOX_CREDENTIAL),
+				triggerWorkflow(t.workflowId, t.hookId, 'automatic', SANDBOX_CREDENTIAL, {
+					catchUp: false,
+				}),
 			),
 			...loadExamples()
 				.map(({ workflow }) => workflow)

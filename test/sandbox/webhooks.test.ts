@@ -297,8 +297,18 @@ describe('events from business operations', () => {
 		);
 		assert.deepEqual(events[0].data, f);
 		assert.equal(events[1].data.id, f2.id);
+		// Each stock.bas names the movement that crossed: the second invoice's (4 -> 3), then the
+		// last PATCH's (10 -> 3).
+		const movements = (await api('GET', `/stock/mouvements?article_id=${a.id}`)).json
+			.data as Array<{
+			id: string;
+			document_id: string | null;
+		}>;
+		const crossing = movements.find((m) => m.document_id === f2.id)!;
+		assert.equal(events[3].data.mouvement_id, movements[movements.length - 1].id);
 		assert.deepEqual(events[2].data, {
 			article_id: a.id,
+			mouvement_id: crossing.id,
 			reference: 'LOW-1',
 			designation: 'Bas',
 			stock: 3,

@@ -279,6 +279,18 @@ describe('settings that cannot work are refused before anything is sent', () => 
 			/expected one of hex, base64/,
 		],
 		['a bad event path', { eventTypePath: 'event.' }, 'Event Type Path', /names separated by dots/],
+		[
+			'an identity pair without a path',
+			{ eventIdentityPaths: 'stock.bas=mouvement_id, vente.creee' },
+			'Event Identity Paths',
+			/expected type=path pairs separated by commas.*got "vente.creee"/,
+		],
+		[
+			'an identity given twice',
+			{ eventIdentityPaths: 'stock.bas=mouvement_id, stock.bas=id' },
+			'Event Identity Paths',
+			/stock.bas is given twice/,
+		],
 	];
 	test.each(cases)('%s', async (_what, settings, label, problem) => {
 		const before = (await stats(sb.url)).requests;
@@ -313,7 +325,7 @@ describe('settings that cannot work are refused before anything is sent', () => 
 
 test('both credential types carry the conventions, behind one switch that is off by default', () => {
 	const names = apiConventionProperties.map((p) => p.name);
-	assert.equal(names.length, 16, 'the switch, 14 settings and the SHA-1 notice');
+	assert.equal(names.length, 17, 'the switch, 15 settings and the SHA-1 notice');
 	for (const type of [new ErpApi(), new ErpOAuth2Api()]) {
 		const own = type.properties.map((p) => p.name);
 		assert.deepEqual(

@@ -12,12 +12,17 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { DEMO_KEYS, sandboxRequests } from '../../sandbox';
 import type { SandboxHandle } from '../../sandbox';
 import { handOverTestDelivery } from '../../nodes/ErpTrigger/triggerRun';
-import { TestCredentials, activateTrigger, loadStaticData, runWorkflow } from '../harness';
-import type { TriggerListener } from '../harness';
+import { TestCredentials, loadStaticData, runWorkflow } from '../harness';
 import { saveStaticData } from '../harness/additional-data';
 import { expectCount } from '../e2e/count';
 import { api, control, listWebhooks, startDeliveringSandbox, waitFor } from './helpers';
-import { listenForTestEvent, publishTrigger } from './published';
+import {
+	listenForTestEvent,
+	publishTrigger,
+	publishWithWebhook,
+	runCount,
+	runItems,
+} from './published';
 
 let sandbox: SandboxHandle;
 let credentials: TestCredentials;
@@ -36,18 +41,12 @@ afterAll(async () => {
 const QUIET = { deadlineMs: 5_000, quietMs: 500, pollMs: 20 };
 
 /** A published trigger on `stock.bas`: the webhook side listening, then `trigger()` at activation. */
-async function published(workflowId: string, options: INodeParameters = {}) {
-	const parameters: INodeParameters = { authentication: 'apiKey', events: ['stock.bas'], options };
-	const hook = await activateTrigger({ parameters, credentials, listen: true, workflowId });
-	const listener = await hook.listen();
-	const trigger = await publishTrigger({
+const published = (workflowId: string, options: INodeParameters = {}) =>
+	publishWithWebhook({
 		workflowId,
-		parameters,
+		parameters: { authentication: 'apiKey', events: ['stock.bas'], options },
 		credentials,
-		webhookUrl: hook.webhookUrl,
 	});
-	return { hook, listener, trigger };
-}
 
 const registrationsAt = async (url: string) =>
 	(await listWebhooks(sandbox)).filter((w) => w.url === url);
@@ -65,8 +64,9 @@ const emitLowStock = async (reference: string) =>
 		).status,
 		200,
 	);
-const runsOf = (listener: TriggerListener) => async () => ({ count: listener.runs.length });
-const itemOf = (listener: TriggerListener, k: number) => listener.runs[k][0].json;
+type Runs = Parameters<typeof runItems>[0];
+const runsOf = runCount;
+const itemOf = (runs: Runs, k: number) => runItems(runs)[k];
 
 describe('registration health while published', () => {
 	it('a check costs one request, at the first minute and then every Registration Check Interval minutes, and changes nothing when the registration is in place', async () => {
@@ -116,7 +116,12 @@ describe('registration health while published', () => {
 
 		// The control: with the registration gone, an event starts nothing.
 		await emitLowStock('LOST');
-		await expectCount('runs while the registration is gone', 0, runsOf(listener), QUIET);
+		await expectCount(
+			'runs while the registration is gone',
+			0,
+			runsOf({ listener, trigger }),
+			QUIET,
+		);
 
 		await trigger.tick();
 		const [restored, ...others] = await registrationsAt(hook.webhookUrl);
@@ -132,8 +137,8 @@ describe('registration health while published', () => {
 		assert.equal(hook.staticData.webhookId, oldId);
 
 		await emitLowStock('AFTER');
-		await expectCount('runs after the restore', 1, runsOf(listener), QUIET);
-		const first = itemOf(listener, 0);
+		await expectCount('runs after the restore', 1, runsOf({ listener, trigger }), QUIET);
+		const first = itemOf({ listener, trigger }, 0);
 		assert.equal((first.data as IDataObject).reference, 'AFTER');
 		assert.deepEqual(first.registration, {
 			restored_at: (first.registration as IDataObject).restored_at,
@@ -141,8 +146,8 @@ describe('registration health while published', () => {
 			webhook_id: restored.id,
 		});
 		await emitLowStock('NEXT');
-		await expectCount('runs', 2, runsOf(listener), QUIET);
-		assert.equal(itemOf(listener, 1).registration, undefined, 'reported once');
+		await expectCount('runs', 2, runsOf({ listener, trigger }), QUIET);
+		assert.equal(itemOf({ listener, trigger }, 1).registration, undefined, 'reported once');
 		await hook.deactivate();
 	});
 
@@ -165,8 +170,8 @@ describe('registration health while published', () => {
 		assert.notEqual(hooks[0].id, oldId);
 		assert.equal(hooks[0].status, 'active');
 		await emitLowStock('UP');
-		await expectCount('runs', 1, runsOf(listener), QUIET);
-		assert.equal((itemOf(listener, 0).registration as IDataObject).reason, 'disabled');
+		await expectCount('runs', 1, runsOf({ listener, trigger }), QUIET);
+		assert.equal((itemOf({ listener, trigger }, 0).registration as IDataObject).reason, 'disabled');
 		await hook.deactivate();
 	});
 
@@ -186,8 +191,8 @@ describe('registration health while published', () => {
 		assert.deepEqual(others, []);
 		assert.equal(trigger.liveState.webhookId, mine.id);
 		await emitLowStock('MINE');
-		await expectCount('runs', 1, runsOf(listener), QUIET);
-		assert.equal((itemOf(listener, 0).registration as IDataObject).reason, 'otherUrl');
+		await expectCount('runs', 1, runsOf({ listener, trigger }), QUIET);
+		assert.equal((itemOf({ listener, trigger }, 0).registration as IDataObject).reason, 'otherUrl');
 		await hook.deactivate();
 		await api(sandbox, 'DELETE', `/webhooks/${elsewhere.body.id}`);
 	});
@@ -207,8 +212,11 @@ describe('registration health while published', () => {
 		assert.deepEqual(mine.events, ['stock.bas']);
 		assert.equal((await api(sandbox, 'GET', `/webhooks/${other.body.id}`)).status, 404);
 		await emitLowStock('MINE');
-		await expectCount('runs', 1, runsOf(listener), QUIET);
-		assert.equal((itemOf(listener, 0).registration as IDataObject).reason, 'otherEvents');
+		await expectCount('runs', 1, runsOf({ listener, trigger }), QUIET);
+		assert.equal(
+			(itemOf({ listener, trigger }, 0).registration as IDataObject).reason,
+			'otherEvents',
+		);
 		await hook.deactivate();
 	});
 
@@ -222,19 +230,19 @@ describe('registration health while published', () => {
 		const [restored] = await registrationsAt(hook.webhookUrl);
 		assert.equal(hook.staticData.webhookId, restored.id, 'saved with the start');
 		await emitLowStock('BACK');
-		await expectCount('runs', 1, runsOf(listener), QUIET);
-		assert.equal((itemOf(listener, 0).registration as IDataObject).reason, 'gone');
+		await expectCount('runs', 1, runsOf({ listener, trigger }), QUIET);
+		assert.equal((itemOf({ listener, trigger }, 0).registration as IDataObject).reason, 'gone');
 		await trigger.restart();
 		await trigger.tick();
 		const [same, ...more] = await registrationsAt(hook.webhookUrl);
 		assert.deepEqual(more, []);
 		assert.equal(same.id, restored.id, 'a restart repeats nothing');
-		await expectCount('runs', 1, runsOf(listener), QUIET);
+		await expectCount('runs', 1, runsOf({ listener, trigger }), QUIET);
 		await hook.deactivate();
 	});
 
 	it("the editor's Listen for test event on a published trigger: the production registration is kept and no restore is reported", async () => {
-		const { hook, listener } = await published('hl-test-url');
+		const { hook, listener, trigger } = await published('hl-test-url');
 		const production = hook.staticData.webhookId;
 		const testUrl = await listenForTestEvent({
 			workflowId: 'hl-test-url',
@@ -245,8 +253,8 @@ describe('registration health while published', () => {
 		assert.equal((await api(sandbox, 'GET', `/webhooks/${String(production)}`)).status, 200);
 		assert.equal((await registrationsAt(testUrl)).length, 1);
 		await emitLowStock('PROD');
-		await expectCount('runs', 1, runsOf(listener), QUIET);
-		assert.equal(itemOf(listener, 0).registration, undefined);
+		await expectCount('runs', 1, runsOf({ listener, trigger }), QUIET);
+		assert.equal(itemOf({ listener, trigger }, 0).registration, undefined);
 		for (const test of await registrationsAt(testUrl)) {
 			await api(sandbox, 'DELETE', `/webhooks/${String(test.id)}`);
 		}
@@ -265,7 +273,8 @@ describe('registration health while published', () => {
 		});
 		const trigger = await publishTrigger({
 			workflowId: 'hl-fails',
-			parameters: { authentication: 'apiKey', events: ['stock.bas'] },
+			// The check alone (a failed catch-up is reported the same way: catch-up.test.ts).
+			parameters: { authentication: 'apiKey', events: ['stock.bas'], options: { catchUp: false } },
 			credentials: refused,
 		});
 		await trigger.tick();

@@ -85,6 +85,7 @@ describe('low stock', () => {
 		assert.deepEqual(dataOf(items), [
 			{
 				article_id: a.id,
+				mouvement_id: items[0].id,
 				reference: a.reference,
 				designation: a.designation,
 				stock: 100,
@@ -92,6 +93,7 @@ describe('low stock', () => {
 			},
 			{
 				article_id: b.id,
+				mouvement_id: items[1].id,
 				reference: b.reference,
 				designation: b.designation,
 				stock: 20,

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports */
 /**
  * The ERP Trigger's `trigger()` as n8n runs it while the workflow is published (packages/cli
  * ActiveWorkflowManager / WorkflowTriggerActivator, 2.41): in n8n-core's TriggerContext (mode
@@ -11,6 +12,7 @@
  * It shares workflow id, node (id and name) and saved static data with the harness's
  * `activateTrigger`, which plays the webhook side (activation, deliveries).
  */
+import { jest } from '@jest/globals';
 import { HookContext, TriggerContext } from 'n8n-core';
 import type {
 	IDataObject,
@@ -23,11 +25,13 @@ import type {
 } from 'n8n-workflow';
 import { deepCopy, Workflow } from 'n8n-workflow';
 
+import { GRACE_SECONDS } from '../../nodes/ErpTrigger/catchUp';
 import { createAdditionalData, loadStaticData, saveStaticData } from '../harness/additional-data';
 import { credentialRef } from '../harness/credentials';
 import type { TestCredentials } from '../harness/credentials';
 import { HarnessNodeTypes } from '../harness/runtime';
 import { ERP_TRIGGER_TYPE, activateTrigger } from '../harness/webhook';
+import type { TriggerHandle, TriggerListener } from '../harness/webhook';
 
 /** The node as the harness's activateTrigger builds it (same id, so the same trigger node). */
 const NODE_ID = 'harness-trigger-node';
@@ -227,4 +231,62 @@ function triggerWorkflow(
 		staticData: options.staticData,
 		settings: { executionOrder: 'v1' },
 	});
+}
+
+/** A published trigger with its webhook side: as n8n runs both in one process. */
+export interface PublishedWithWebhook {
+	hook: TriggerHandle;
+	listener: TriggerListener;
+	trigger: PublishedTrigger;
+}
+
+/** The webhook side listening (activation: checkExists, create), then `trigger()` at activation. */
+export async function publishWithWebhook(spec: {
+	workflowId: string;
+	parameters: INodeParameters;
+	credentials: TestCredentials;
+}): Promise<PublishedWithWebhook> {
+	const hook = await activateTrigger({ ...spec, listen: true });
+	const listener = await hook.listen();
+	const trigger = await publishTrigger({ ...spec, webhookUrl: hook.webhookUrl });
+	return { hook, listener, trigger };
+}
+
+/**
+ * The items of every run the trigger node started: by the trigger's emit when the trigger runs in
+ * this process (nodes/ErpTrigger/delivery.ts), else by `webhook()` itself (each list in order).
+ */
+export const runItems = ({
+	listener,
+	trigger,
+}: Omit<PublishedWithWebhook, 'hook'>): IDataObject[] => [
+	...listener.runs.map((run) => run[0].json),
+	...trigger.emitted,
+];
+
+/** A reading of `runItems` for expectCount. */
+export const runCount = (runs: Omit<PublishedWithWebhook, 'hook'>) => async () => {
+	const items = runItems(runs);
+	return { count: items.length, detail: items };
+};
+
+/** Moves `Date` (the node's and the sandbox's clock) past the grace; it keeps running from there. */
+export function pastTheGrace(): void {
+	const now = Date.now();
+	jest.useFakeTimers({
+		advanceTimers: true,
+		doNotFake: [
+			'setTimeout',
+			'clearTimeout',
+			'setInterval',
+			'clearInterval',
+			'setImmediate',
+			'clearImmediate',
+			'nextTick',
+			'queueMicrotask',
+			'hrtime',
+			'performance',
+		],
+	});
+	jest.setSystemTime(now + (GRACE_SECONDS + 1) * 1000);
 }

@@ -31,7 +31,8 @@ export function signedDelivery(
 			id,
 			type: options.type ?? 'vente.creee',
 			created_at: new Date(timestamp * 1000).toISOString(),
-			data: options.data ?? { id: 'fac_test', total_ttc: 1200 },
+			// Each event its own invoice: one invoice is one vente.creee (its identity, identity.ts).
+			data: options.data ?? { id: `fac_${id}`, total_ttc: 1200 },
 		});
 	return {
 		headers: {

@@ -4,7 +4,7 @@
 //   erpApiRequest.call(this, request: ErpRequest, settings?: ErpRequestSettings): Promise<any>
 //   erpApiResponse.call(this, request, settings?): Promise<{ statusCode, body }>   erpApiRequest with the status (204)
 //   erpPaginate.call(this, path, qs, { pageSize?, max?, itemIndex?, cursor? }, settings?): AsyncGenerator<IDataObject[]>
-//   erpGetMany.call(this, path, qs, { returnAll, limit?, pageSize?, itemIndex? }, settings?): Promise<IDataObject[]>
+//   erpGetMany.call(this, path, qs | () => Promise<qs>, { returnAll, limit?, pageSize?, itemIndex?, free?: { label, values } }, settings?): Promise<IDataObject[]>
 //   erpListPage.call(this, path, qs, { pageSize?, cursor?, itemIndex? }, settings?): Promise<{ data, nextCursor? }>
 //   erpListAnswer.call(this, body, itemIndex?): Promise<{ data, nextCursor? } | undefined>   a list answer, by the credential's conventions
 //   MAX_PAGE_SIZE (100): the largest and default page size

@@ -83,6 +83,7 @@ export async function lowStockItems(
 		items.push(
 			eventItem(TYPE, movement.id, movement.date, {
 				article_id: id,
+				mouvement_id: movement.id,
 				reference: found?.reference ?? null,
 				designation: found?.designation ?? null,
 				stock: movement.stock_apres,
