@@ -15,7 +15,8 @@ import { chainWorkflow } from './helpers';
 
 /**
  * ERP Trigger (all events) -> No Operation. `options` are the trigger's Options (where webhook
- * processors receive the deliveries, Catch Up Missed Events is off, as docs/production.md says).
+ * processors receive the deliveries, Catch Up Missed Events is off, as docs/production.md says);
+ * the trigger at `typeVersion` (1 unless said).
  */
 export function triggerWorkflow(
 	id: string,
@@ -23,11 +24,13 @@ export function triggerWorkflow(
 	registration: 'automatic' | 'manual',
 	credential: { id: string; name: string },
 	options: Record<string, unknown> = {},
+	typeVersion = 1,
 ): Workflow {
 	return chainWorkflow(id, `E2E: trigger (${registration})`, [
 		{
 			name: 'ERP Trigger',
 			type: 'n8n-nodes-erp.erpTrigger',
+			typeVersion,
 			webhookId,
 			credentials: { erpApi: credential },
 			parameters: { registration, events: ['*'], options },
@@ -114,6 +117,25 @@ export async function replayChecks(
 		JSON.stringify(all),
 	);
 }
+
+/**
+ * From version 1.1 n8n leaves a body it does not parse unread and the trigger reads it: a delivery
+ * sent as application/octet-stream starts one run; control: the same bytes under another
+ * secret's signature are refused (401) and start none. The trigger must have no runs yet.
+ */
+export async function rawBodyChecks(target: TriggerTarget, secret: string): Promise<void> {
+	const asBytes = (delivery: SignedDelivery): SignedDelivery => ({
+		...delivery,
+		headers: { ...delivery.headers, 'content-type': 'application/octet-stream' },
+	});
+	const tag = target.hookId.slice(-4);
+	assert.ok(started(await deliver(target, asBytes(sign(secret, `evt_bytes_${tag}`)))));
+	const forged = await deliver(target, asBytes(sign(OTHER_SECRET, `evt_bytes_forged_${tag}`)));
+	assert.equal(forged.status, 401, forged.body);
+	await expectRuns(target.rest, target.workflowId, 1);
+}
+
+const OTHER_SECRET = `whsec_${Buffer.from('e2e-not-the-trigger-secret-32byte').toString('base64')}`;
 
 /** The registration secret the ERP (the sandbox) holds for the trigger's production URL. */
 export async function registrationSecret(sandboxUrl: string, target: TriggerTarget) {

@@ -9,7 +9,8 @@
 //   erpListAnswer.call(this, body, itemIndex?): Promise<{ data, nextCursor? } | undefined>   a list answer, by the credential's conventions
 //   MAX_PAGE_SIZE (100): the largest and default page size
 //   getRequestSettings(context, itemIndex?): ErpRequestSettings   reads the `requestOptions` parameter
-//   getGuardedCredentials(context, itemIndex?): Promise<credential data>   guards applied, nothing sent
+//   getGuardedCredentials(context, itemIndex?, through?): Promise<credential data>   guards applied, nothing sent
+//     (through: CredentialRead, a caller's way of reading it, e.g. shared by the trigger's deliveries)
 //   getListConventions(context, itemIndex?): Promise<ListConventions>   the credential's list names, nothing sent
 //   erpErrorToJson(error): { message, code, httpCode, details?, description? }   for continueOnFail items
 //   requiredScopes(method, path, body?): string[];  EVENT_SCOPES: event -> scope; ErpEvent
@@ -52,6 +53,7 @@
 export type { ErpContext, ErpCredentialType, ErpRequest, ErpRequestSettings } from './types';
 export { getRequestSettings } from './settings';
 export { getGuardedCredentials, getListConventions } from './credentials';
+export type { CredentialRead } from './credentials';
 export { erpApiRequest, erpApiResponse } from './request';
 export { erpGetMany, erpListAnswer, erpListPage, erpPaginate } from './pagination';
 export { MAX_PAGE_SIZE } from './pageSize';
