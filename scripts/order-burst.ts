@@ -42,14 +42,22 @@ interface Stats {
 	settlements?: number;
 }
 
-async function control(url: string, path: string, body?: unknown): Promise<unknown> {
+/**
+ * The sandbox's control API (`/_sandbox/...`, sandbox/README.md): GET, or POST with `body`; throws
+ * on an answer other than 2xx.
+ */
+export async function sandboxControl<T = unknown>(
+	url: string,
+	path: string,
+	body?: unknown,
+): Promise<T> {
 	const answer = await fetch(`${url}/_sandbox/${path}`, {
 		method: body === undefined ? 'GET' : 'POST',
 		headers: { 'content-type': 'application/json' },
 		body: body === undefined ? undefined : JSON.stringify(body),
 	});
 	if (!answer.ok) throw new Error(`sandbox ${path}: ${answer.status} ${await answer.text()}`);
-	return await answer.json();
+	return (await answer.json()) as T;
 }
 
 async function api(
@@ -67,7 +75,7 @@ async function api(
 /** A fresh sandbox key with every scope (its own rate-limit bucket). */
 export async function freshKey(sandbox: SandboxUrls, name: string): Promise<string> {
 	const scopes = [...SCOPES];
-	return ((await control(sandbox.url, 'keys', { scopes, name })) as { key: string }).key;
+	return ((await sandboxControl(sandbox.url, 'keys', { scopes, name })) as { key: string }).key;
 }
 
 export interface BurstPlan {
@@ -94,7 +102,7 @@ export async function prepareBurst(
 	},
 ): Promise<BurstPlan> {
 	const checkKey = await freshKey(sandbox, `burst checks ${options.tag}`);
-	await control(sandbox.url, 'config', { rateLimit: false });
+	await sandboxControl(sandbox.url, 'config', { rateLimit: false });
 	const articles = (await api(sandbox, checkKey, '/articles?limit=100')).data.filter(
 		(a) => Number(a.stock) >= options.count * 2 && Number(a.seuil_alerte) === 0,
 	);
@@ -113,7 +121,7 @@ export async function prepareBurst(
 			],
 		};
 	});
-	await control(sandbox.url, 'config', {
+	await sandboxControl(sandbox.url, 'config', {
 		rateLimit: { limit: options.limit, windowSeconds: options.windowSeconds },
 		rateLimitHeaders: options.headers ?? 'ietf-fields',
 	});
@@ -149,8 +157,8 @@ export async function checkBurst(
 	plan: BurstPlan,
 	before?: Stats,
 ): Promise<BurstReport> {
-	const after = (await control(sandbox.url, 'stats')) as Stats;
-	await control(sandbox.url, 'config', { rateLimit: false });
+	const after = (await sandboxControl(sandbox.url, 'stats')) as Stats;
+	await sandboxControl(sandbox.url, 'config', { rateLimit: false });
 	const diff = (name: string) => (after.byStatus[name] ?? 0) - (before?.byStatus[name] ?? 0);
 	const requests = after.requests - (before?.requests ?? 0);
 	const refused = diff('429');
@@ -234,7 +242,7 @@ export async function postOrders(
 
 /** The sandbox's counters now (pass to checkBurst as `before` when the sandbox was used earlier). */
 export async function sandboxStats(sandbox: SandboxUrls): Promise<Stats> {
-	return (await control(sandbox.url, 'stats')) as Stats;
+	return (await sandboxControl(sandbox.url, 'stats')) as Stats;
 }
 
 /** The ideal time to drain `accepted` requests at `limit` per window: the windows it needs, the last one started. */

@@ -1,18 +1,22 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals */
 // P8 a burst of events at n8n's own speed: in one real n8n (regular mode, the default version),
 // 300 signed deliveries, 20 at a time, to an ERP Trigger with manual registration (the webhook
-// secret in the credential), and 300 to n8n's own Webhook node in the same n8n, same run,
+// secret in the credential; as a new node, version 1.1, and beside it at version 1, as workflows
+// made before 1.1 have it), and 300 to n8n's own Webhook node in the same n8n, same run,
 // alternated: the time from the first delivery until n8n has recorded every execution as
 // finished. Target: the ERP Trigger within 1.2× the Webhook node, every delivery run once (each
 // accepted, counted at the end and again after a quiet period: no late extra run). Beside them,
 // n8n's Webhook node with Header Auth: n8n's own trigger with a credential, which n8n checks and
-// reads for each request as it does for the ERP Trigger.
+// reads for each request as it does for the ERP Trigger. Beside the times, n8n's own count of the
+// expression isolates it took per delivery (its metric expression.pool.acquired, N8N_METRICS on):
+// where the time goes (bench/performance-notes.md).
 import { DEMO_KEYS } from '../../sandbox';
 import { importCredentials, keepFilesOnFailure } from '../../scripts/n8n-instance';
 import type { N8nRest } from '../../scripts/n8n-instance';
 import { chainWorkflow, startE2e } from '../../test/e2e/helpers';
 import { signedDelivery } from '../../test/trigger/signed-delivery';
-import { fixed, formatSummary, summarize, type Summary } from '../stats';
+import { processCpuSeconds } from '../process-cpu';
+import { fixed, summarize, type Summary } from '../stats';
 import type { FigureContext } from './types';
 
 export const P8_TARGET = 1.2;
@@ -20,14 +24,16 @@ const CONCURRENCY = 20;
 const CREDENTIAL = { id: 'ErpBenchP8Manual', name: 'ERP sandbox (P8 manual secret)' };
 const SECRET = `whsec_${Buffer.from('bench-p8-manual-registration-32b').toString('base64')}`;
 const ERP = { id: 'ErpBenchP8Trigr1', hookId: '8a4f2c1e-3b5d-4e6f-8a9b-0c1d2e3f4a51' };
+const ERP_V1 = { id: 'ErpBenchP8Trigr0', hookId: '8a4f2c1e-3b5d-4e6f-8a9b-0c1d2e3f4a50' };
 const WEBHOOK = { id: 'ErpBenchP8Webhk1', hookId: '8a4f2c1e-3b5d-4e6f-8a9b-0c1d2e3f4a52' };
 const HEADER_AUTH = { id: 'ErpBenchP8Webhk2', hookId: '8a4f2c1e-3b5d-4e6f-8a9b-0c1d2e3f4a53' };
 const HEADER_CREDENTIAL = { id: 'ErpBenchP8Header', name: 'P8 header auth' };
 const HEADER = { name: 'X-P8-Key', value: 'p8-header-auth-value' };
-const CONTENDERS = ['webhook', 'erp', 'headerAuth'] as const;
-type Contender = (typeof CONTENDERS)[number];
-const LABELS: Record<Contender, string> = {
+export const CONTENDERS = ['webhook', 'erp', 'headerAuth', 'erpV1'] as const;
+export type Contender = (typeof CONTENDERS)[number];
+export const LABELS: Record<Contender, string> = {
 	erp: 'ERP Trigger',
+	erpV1: 'ERP Trigger at version 1',
 	webhook: 'Webhook node',
 	headerAuth: 'Webhook node with Header Auth',
 };
@@ -36,6 +42,8 @@ export interface P8Result {
 	deliveries: number;
 	concurrency: number;
 	n8nVersion: string;
+	/** n8n settings this run set over the defaults (ERP_P8_N8N_ENV), named in every row. */
+	n8nSettings?: Record<string, string>;
 	/** Seconds until every execution was recorded, per contender and round. */
 	seconds: Record<Contender, number[]>;
 	/** Seconds until every delivery was answered, per contender and round. */
@@ -44,23 +52,40 @@ export interface P8Result {
 	ratio: Summary;
 	/** Webhook node with Header Auth time / Webhook node time, per round. */
 	headerAuthRatio: Summary;
+	/** ERP Trigger at version 1 (workflows made before 1.1) time / Webhook node time, per round. */
+	v1Ratio?: Summary;
+	/**
+	 * Milliseconds of CPU n8n's main process used per delivery (its threads, /proc), per contender
+	 * and round: what other jobs on a shared machine change far less than the times above.
+	 */
+	cpuMsPerDelivery?: Record<Contender, number[]>;
+	/** ERP Trigger CPU per delivery / Webhook node CPU per delivery, per round. */
+	cpuRatio?: Summary;
+	/** Expression isolates n8n acquired per delivery (its expression.pool.acquired), per contender. */
+	isolatesPerDelivery?: Record<Contender, number>;
 	/** Executions recorded per delivery, per contender (1 each), and deliveries not answered 200. */
 	runsPerDelivery: Record<Contender, number>;
 	refused: number;
 }
 
-/** A workflow of one node: the ERP Trigger (manual registration) or n8n's Webhook node. */
+/** The ERP Trigger with manual registration, at a version of the node. */
+const erpTrigger = (workflow: { id: string; hookId: string }, typeVersion: number) =>
+	chainWorkflow(workflow.id, `P8: ERP Trigger ${typeVersion} (manual registration)`, [
+		{
+			name: 'ERP Trigger',
+			type: 'n8n-nodes-erp.erpTrigger',
+			typeVersion,
+			webhookId: workflow.hookId,
+			credentials: { erpApi: CREDENTIAL },
+			parameters: { registration: 'manual', events: ['*'] },
+		},
+	]);
+
+/** A workflow of one node each: the ERP Trigger (as a new node, and at version 1), n8n's Webhook node. */
 function workflows() {
 	return [
-		chainWorkflow(ERP.id, 'P8: ERP Trigger (manual registration)', [
-			{
-				name: 'ERP Trigger',
-				type: 'n8n-nodes-erp.erpTrigger',
-				webhookId: ERP.hookId,
-				credentials: { erpApi: CREDENTIAL },
-				parameters: { registration: 'manual', events: ['*'] },
-			},
-		]),
+		erpTrigger(ERP, 1.1),
+		erpTrigger(ERP_V1, 1),
 		chainWorkflow(WEBHOOK.id, "P8: n8n's Webhook node", [
 			{
 				name: 'Webhook',
@@ -96,6 +121,14 @@ async function finishedRuns(rest: N8nRest, workflowId: string): Promise<number> 
 		`/rest/executions?filter=${filter}&limit=1`,
 	);
 	return data.count;
+}
+
+/** n8n's count of expression isolates acquired so far (Prometheus, N8N_METRICS=true). */
+async function isolatesAcquired(baseUrl: string): Promise<number> {
+	const text = await (await fetch(`${baseUrl}/metrics`)).text();
+	const line = /^n8n_expression_pool_acquired_total(?:\{[^}]*\})? ([0-9.e+]+)$/m.exec(text);
+	if (line === null) throw new Error('P8: n8n_expression_pool_acquired_total not in /metrics');
+	return Number(line[1]);
 }
 
 /**
@@ -146,11 +179,22 @@ export async function runP8(context: FigureContext): Promise<P8Result> {
 	const files = keepFilesOnFailure(log);
 	// ERP_P8_PROFILE=<folder>: n8n writes a V8 CPU profile there when it stops (where the time goes).
 	const profile = process.env.ERP_P8_PROFILE;
+	// ERP_P8_N8N_ENV='NAME=value ...': n8n settings over the defaults, to see what they change.
+	const settings = Object.fromEntries(
+		(process.env.ERP_P8_N8N_ENV ?? '')
+			.split(/\s+/)
+			.filter((pair) => /^[A-Z0-9_]+=/.test(pair))
+			.map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+	);
 	const e2e = await startE2e({
 		folderPrefix: 'n8n-nodes-erp-bench-p8-',
 		log,
 		files,
-		extraEnv: profile ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profile}` } : undefined,
+		extraEnv: {
+			N8N_METRICS: 'true',
+			...settings,
+			...(profile ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profile}` } : {}),
+		},
 		workflows: () => workflows(),
 		beforeStart: async ({ config, sandbox }) =>
 			await importCredentials(
@@ -173,10 +217,11 @@ export async function runP8(context: FigureContext): Promise<P8Result> {
 	});
 	try {
 		const rest = e2e.rest;
-		for (const id of [ERP.id, WEBHOOK.id, HEADER_AUTH.id]) await rest.activate(id);
+		for (const id of [ERP.id, ERP_V1.id, WEBHOOK.id, HEADER_AUTH.id]) await rest.activate(id);
 		const base = e2e.n8n!.url;
 		const targets: Record<Contender, Parameters<typeof burst>[1]> = {
 			erp: { url: `${base}/webhook/${ERP.hookId}/erp`, workflowId: ERP.id },
+			erpV1: { url: `${base}/webhook/${ERP_V1.hookId}/erp`, workflowId: ERP_V1.id },
 			webhook: { url: `${base}/webhook/p8-webhook`, workflowId: WEBHOOK.id },
 			headerAuth: {
 				url: `${base}/webhook/p8-webhook-auth`,
@@ -185,12 +230,15 @@ export async function runP8(context: FigureContext): Promise<P8Result> {
 			},
 		};
 		const perContender = () =>
-			({ erp: [], webhook: [], headerAuth: [] }) as Record<Contender, number[]>;
+			({ erp: [], webhook: [], headerAuth: [], erpV1: [] }) as Record<Contender, number[]>;
 		// Warm-up: a few deliveries each (first loads, compiled paths), counted in the totals.
 		const warm = 5;
 		for (const name of CONTENDERS) await burst(rest, targets[name], warm, warm, `warm_${name}`);
 		const seconds = perContender();
 		const answered = perContender();
+		const isolates = perContender();
+		const cpuMs = perContender();
+		const cpuNow = () => processCpuSeconds(e2e.n8n!.pid) ?? Number.NaN;
 		let refused = 0;
 		for (let round = 0; round < rounds; round++) {
 			// Each round starts with the next contender.
@@ -198,7 +246,11 @@ export async function runP8(context: FigureContext): Promise<P8Result> {
 			for (const name of order) {
 				const total = warm + deliveries * (round + 1);
 				log(`round ${round + 1}: ${deliveries} deliveries to the ${LABELS[name]}`);
+				const acquiredBefore = await isolatesAcquired(base);
+				const cpuBefore = cpuNow();
 				const result = await burst(rest, targets[name], deliveries, total, `${name}_${round}`);
+				cpuMs[name].push(((cpuNow() - cpuBefore) * 1000) / deliveries);
+				isolates[name].push(((await isolatesAcquired(base)) - acquiredBefore) / deliveries);
 				seconds[name].push(result.seconds);
 				answered[name].push(result.answeredSeconds);
 				refused += result.refused;
@@ -219,51 +271,21 @@ export async function runP8(context: FigureContext): Promise<P8Result> {
 			deliveries,
 			concurrency: CONCURRENCY,
 			n8nVersion: e2e.config.env.version,
+			n8nSettings: Object.keys(settings).length > 0 ? settings : undefined,
 			seconds,
 			answeredSeconds: answered,
+			isolatesPerDelivery: Object.fromEntries(
+				CONTENDERS.map((name) => [name, summarize(isolates[name]).median]),
+			) as Record<Contender, number>,
+			cpuMsPerDelivery: cpuMs,
+			cpuRatio: summarize(cpuMs.erp.map((ms, i) => ms / cpuMs.webhook[i])),
 			ratio: against('erp'),
 			headerAuthRatio: against('headerAuth'),
+			v1Ratio: against('erpV1'),
 			runsPerDelivery,
 			refused,
 		};
 	} finally {
 		await e2e.stop();
 	}
-}
-
-/** P8's rows in the bench table (bench/report.ts). */
-export function p8Rows(p8: P8Result): Array<[string, string, string, string]> {
-	const met = (ok: boolean) => (ok ? 'yes' : '**no**');
-	const times = (name: Contender) =>
-		p8.seconds[name]
-			.map((v, i) => `${fixed(1)(v)} s (${fixed(1)(p8.answeredSeconds[name][i])} s)`)
-			.join(', ');
-	const head = `P8 ${p8.deliveries} signed deliveries, ${p8.concurrency} at a time, n8n ${p8.n8nVersion}`;
-	const once = CONTENDERS.every((name) => p8.runsPerDelivery[name] === 1) && p8.refused === 0;
-	return [
-		[
-			`${head} · ERP Trigger (manual registration) time / Webhook node time, until every execution is recorded`,
-			formatSummary(p8.ratio, (v) => `${fixed(2)(v)}×`),
-			`≤ ${P8_TARGET}×`,
-			met(p8.ratio.median <= P8_TARGET),
-		],
-		[
-			`${head} · n8n's Webhook node with Header Auth (a credential) time / Webhook node time`,
-			formatSummary(p8.headerAuthRatio, (v) => `${fixed(2)(v)}×`),
-			'',
-			'',
-		],
-		...CONTENDERS.map((name): [string, string, string, string] => [
-			`${head} · ${LABELS[name]}, per round: every execution recorded (every delivery answered)`,
-			times(name),
-			'',
-			'',
-		]),
-		[
-			`${head} · executions per delivery (${CONTENDERS.map((name) => LABELS[name]).join(' / ')}), deliveries not answered 200`,
-			`${CONTENDERS.map((name) => p8.runsPerDelivery[name]).join(' / ')}, ${p8.refused}`,
-			'1 each, 0',
-			met(once),
-		],
-	];
 }

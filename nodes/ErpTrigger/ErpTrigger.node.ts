@@ -26,6 +26,7 @@ import {
 	RESTRICTED_SCOPE,
 	SCOPES_BY_TOPIC,
 } from './events';
+import { sharedReads } from './credentialRead';
 import { verifySignature, type WebhookHeaders } from './signature';
 import { replayMemory } from './replay';
 import { optionsDescription, readOptions } from './options';
@@ -50,7 +51,11 @@ export class ErpTrigger implements INodeType {
 		name: 'erpTrigger',
 		icon: erpIcon,
 		group: ['trigger'],
-		version: 1,
+		// 1.1: n8n evaluates an expression on every request to a version-1 webhook node (its legacy
+		// Binary Data option, in an expression isolate), and at 1.1 it does not: bench P8. It then
+		// reads a body it does not parse only when the node asks (webhook(), below).
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle: '={{$parameter["events"].join(", ")}}',
 		description:
 			'Starts the workflow on ERP events (sales, paid invoices, low stock, payroll, VAT), verifying each signed delivery',
@@ -159,7 +164,10 @@ export class ErpTrigger implements INodeType {
 		const options = readOptions(this);
 		const { toleranceSeconds } = options;
 
-		const { secret, restoredSecret, conventions } = await resolveVerification(this);
+		const { secret, restoredSecret, conventions } = await resolveVerification(
+			this,
+			sharedReads(this),
+		);
 		if (secret === undefined) {
 			return answer(this, 401, {
 				error: 'not_configured',
@@ -169,6 +177,8 @@ export class ErpTrigger implements INodeType {
 			});
 		}
 
+		// From 1.1, n8n leaves the body of a content type it does not parse unread.
+		if ((req.rawBody as Buffer | undefined) === undefined) await req.readRawBody();
 		// `headersDistinct` keeps duplicated headers apart (Node joins them in `headers`).
 		const headers = ((req as { headersDistinct?: WebhookHeaders }).headersDistinct ??
 			req.headers) as WebhookHeaders;

@@ -28,6 +28,7 @@ import { readConventions } from '../shared/conventions';
 import type { ApiConventions } from '../shared/conventions';
 import { unlessNotFound } from '../shared/notFound';
 import { erpApiRequest, erpPaginate, getGuardedCredentials } from '../shared/transport';
+import type { CredentialRead } from '../shared/transport';
 import { normalizeEvents, sameEvents } from './events';
 import type { LostReason } from './restoreNotes';
 import { reportRestore } from './restoreNotes';
@@ -106,12 +107,14 @@ async function conventionsOf(context: TriggerContext): Promise<ApiConventions> {
  * registration's in automatic mode, the credential's Webhook Secret in manual mode; undefined when
  * there is none or the signature scheme cannot use it), and `restoredSecret`, the secret of a
  * registration a scheduled check restored in this process when it differs from the saved one.
+ * `through`: how the credential is read (a delivery shares the read, credentialRead.ts).
  */
 export async function resolveVerification(
 	context: TriggerContext,
+	through?: CredentialRead,
 ): Promise<{ conventions: ApiConventions; secret?: string; restoredSecret?: string }> {
 	// Guarded like every request: a credential refused for API calls is refused here too.
-	const credentials = await getGuardedCredentials(context);
+	const credentials = await getGuardedCredentials(context, undefined, through);
 	const conventions = readConventions(credentials, context.getNode());
 	const usable = (secret: unknown) =>
 		typeof secret === 'string' && isUsableSecret(conventions.signature, secret.trim())

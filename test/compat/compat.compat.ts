@@ -243,7 +243,7 @@ function atLeast(version: string, [major, minor]: number[]): boolean {
 				};
 				await e2e.rest.activate(IDS.trigger);
 				const secret = await registrationSecret(e2e.sandbox.url, target);
-				await replayChecks(target, secret);
+				await replayChecks(target, secret, 'trigger');
 				await expectRuns(e2e.rest, IDS.trigger, 23);
 
 				const forged = await deliver(

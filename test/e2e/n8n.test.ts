@@ -186,9 +186,8 @@ function articleCreateWorkflow(reference: string): Workflow {
 				`:warning: Low stock: ${low.designation} (${low.reference}) is down to ${low.seuil_alerte - 1}, alert threshold ${low.seuil_alerte}.`,
 			);
 
+			// Started by the trigger's emit: the delivery is handed to it (nodes/ErpTrigger/delivery.ts).
 			const runs = await expectRuns(e2e.rest, EXAMPLE_IDS.lowStockToChat, 2);
-			// Each delivery runs as the trigger's execution: with Catch Up Missed Events (on by
-			// default) the ERP Trigger hands it to its trigger's emit, which saves its identity.
 			assert.ok(
 				runs.every((r) => r.status === 'success' && r.mode === 'trigger'),
 				JSON.stringify(runs),

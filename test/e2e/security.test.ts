@@ -21,6 +21,7 @@ import { callHttp, httpWorkflow, ORIGIN_REFUSAL, startListener, type Listener } 
 import {
 	deliver,
 	registrationSecret,
+	rawBodyChecks,
 	replayChecks,
 	sign,
 	started,
@@ -38,12 +39,20 @@ const IDS = {
 	httpControl: 'ErpSecHttp000004',
 	triggerAuto: 'ErpSecTrigAuto01',
 	triggerManual: 'ErpSecTrigManu01',
+	triggerBytes: 'ErpSecTrigByte01',
 };
 const MANUAL_CREDENTIAL = { id: 'ErpSecManual0001', name: 'ERP sandbox (manual secret)' };
 const MANUAL_SECRET = `whsec_${Buffer.from('e2e-manual-registration-secret-32b').toString('base64')}`;
 const HOOK_IDS = {
 	auto: '5b0f9b5e-7c57-4c8e-9d36-0b8f7a1e2c01',
 	manual: '5b0f9b5e-7c57-4c8e-9d36-0b8f7a1e2c02',
+	bytes: '5b0f9b5e-7c57-4c8e-9d36-0b8f7a1e2c03',
+};
+type TriggerKind = keyof typeof HOOK_IDS;
+const TRIGGER_IDS: Record<TriggerKind, string> = {
+	auto: IDS.triggerAuto,
+	manual: IDS.triggerManual,
+	bytes: IDS.triggerBytes,
 };
 
 (SKIP ? describe.skip : describe)(
@@ -112,7 +121,9 @@ const HOOK_IDS = {
 						false,
 					),
 					triggerWorkflow(IDS.triggerAuto, HOOK_IDS.auto, 'automatic', SANDBOX_CREDENTIAL),
-					triggerWorkflow(IDS.triggerManual, HOOK_IDS.manual, 'manual', MANUAL_CREDENTIAL),
+					// Manual at 1.1 (a new node), automatic at 1 (workflows made before 1.1).
+					triggerWorkflow(IDS.triggerManual, HOOK_IDS.manual, 'manual', MANUAL_CREDENTIAL, {}, 1.1),
+					triggerWorkflow(IDS.triggerBytes, HOOK_IDS.bytes, 'manual', MANUAL_CREDENTIAL, {}, 1.1),
 				],
 				beforeStart: async ({ config, sandbox }) => {
 					await importCredentials(
@@ -189,10 +200,10 @@ const HOOK_IDS = {
 			80 * MINUTE,
 		);
 
-		const target = (kind: 'auto' | 'manual'): TriggerTarget => ({
+		const target = (kind: TriggerKind): TriggerTarget => ({
 			webhookUrl: e2e.n8n!.url,
 			hookId: HOOK_IDS[kind],
-			workflowId: kind === 'auto' ? IDS.triggerAuto : IDS.triggerManual,
+			workflowId: TRIGGER_IDS[kind],
 			rest: e2e.rest,
 		});
 		/**
@@ -200,8 +211,8 @@ const HOOK_IDS = {
 		 * (Automatic: the one the trigger registered with the ERP; Manual: the credential's). Each
 		 * test that needs it calls it, so that none depends on another's success; done once.
 		 */
-		const published: Partial<Record<'auto' | 'manual', Promise<string>>> = {};
-		const publishedTrigger = async (kind: 'auto' | 'manual'): Promise<string> => {
+		const published: Partial<Record<TriggerKind, Promise<string>>> = {};
+		const publishedTrigger = async (kind: TriggerKind): Promise<string> => {
 			published[kind] ??= (async () => {
 				await e2e.rest.activate(target(kind).workflowId);
 				return kind === 'auto'
@@ -221,11 +232,19 @@ const HOOK_IDS = {
 			it(
 				`${label} registration: a replayed delivery never starts a second run, one by one or ten at once`,
 				track(async () => {
-					await replayChecks(target(kind), await publishedTrigger(kind));
+					await replayChecks(target(kind), await publishedTrigger(kind), 'trigger');
 				}),
 				80 * MINUTE,
 			);
 		}
+
+		it(
+			'Manual registration at 1.1: a delivery n8n does not parse (application/octet-stream) is checked on its raw body',
+			track(async () => {
+				await rawBodyChecks(target('bytes'), await publishedTrigger('bytes'));
+			}),
+			10 * MINUTE,
+		);
 
 		it(
 			'control: the counter fails on a run that n8n records after the count was reached, and on one that never comes',

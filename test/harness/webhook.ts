@@ -5,7 +5,8 @@
  *   `webhookMethods.default.checkExists`, then `create` if it returned false, in n8n-core's
  *   HookContext (mode `trigger`, activation `activate`); static data saved afterwards;
  * - a delivery (LiveWebhooks + webhook-helpers executeWebhook): the body is read raw
- *   (`req.rawBody`, a Buffer) and parsed as n8n's `parseBody` does, the node's `webhook()` runs in
+ *   (`req.rawBody`, a Buffer, unset until `req.readRawBody()`) and parsed as n8n's `parseBody`
+ *   does (a node of version 2 or more: only the content types n8n parses), the node's `webhook()` runs in
  *   n8n-core's WebhookContext (mode `webhook`), the response is chosen as n8n chooses it, static
  *   data is saved, and when the node returned `workflowData` the workflow runs with
  *   WorkflowExecute;
@@ -128,7 +129,8 @@ type WebhookRequest = IDataObject & {
 	query: IDataObject;
 	params: IDataObject;
 	body?: unknown;
-	rawBody: Buffer;
+	/** As in n8n: unset until `readRawBody()` (n8n's body parsing calls it; from version 2 of a webhook node, only for the content types it parses). */
+	rawBody?: Buffer;
 	contentType?: string;
 	encoding?: BufferEncoding;
 	readRawBody(): Promise<void>;
@@ -249,8 +251,9 @@ function buildRequest(req: DeliveryRequest, url: string): WebhookRequest {
 		headers,
 		query: req.query ?? {},
 		params: {},
-		rawBody,
-		readRawBody: async () => {},
+		readRawBody: async () => {
+			request.rawBody = rawBody;
+		},
 	};
 	// Sets `contentType` (mime type without parameters) and `encoding` as n8n's raw body reader does.
 	parseIncomingMessage(request);
@@ -268,8 +271,10 @@ class ResponseError extends Error {
 }
 
 /** n8n's `parseBody` (packages/cli middlewares/body-parser.ts), for the content types it parses. */
-function parseBody(req: WebhookRequest): void {
-	const { rawBody, contentType } = req;
+async function parseBody(req: WebhookRequest): Promise<void> {
+	await req.readRawBody();
+	const { contentType } = req;
+	const rawBody = req.rawBody ?? Buffer.alloc(0);
 	const encoding = (req.encoding ?? 'utf-8') as BufferEncoding;
 	if (!rawBody.length) return;
 	try {
@@ -457,7 +462,7 @@ export async function activateTrigger(spec: TriggerSpec): Promise<TriggerHandle>
 		const responseCode = Number(description.responseCode ?? 200);
 
 		try {
-			if (!(node.typeVersion > 1 && !isParsableContentType(req.contentType))) parseBody(req);
+			if (!(node.typeVersion > 1 && !isParsableContentType(req.contentType))) await parseBody(req);
 		} catch (error) {
 			respondWithError(res, error as ResponseError);
 			return answer();

@@ -41,7 +41,9 @@ beforeAll(async () => {
 		.filter((w) => w.id === EXAMPLE_IDS.orderToInvoice)
 		.map((w) => wireExample(w, { chatUrl: 'http://127.0.0.1:9/unused' }));
 	workflows.push(
-		triggerWorkflow(TRIGGER.workflowId, TRIGGER.hookId, 'automatic', SANDBOX_CREDENTIAL),
+		triggerWorkflow(TRIGGER.workflowId, TRIGGER.hookId, 'automatic', SANDBOX_CREDENTIAL, {
+			catchUp: false,
+		}),
 	);
 	queue = await startQueueDeployment({ sandboxBaseUrl: sandbox.baseUrl, workflows, log });
 	await queue.rest.activate(EXAMPLE_IDS.orderToInvoice);
@@ -123,7 +125,7 @@ test(
 		// Deliveries go to the webhook processor (N8N_WEBHOOK_URL, where the trigger registered itself);
 		// the workers run the executions.
 		const target = { ...TRIGGER, webhookUrl: q.webhookUrl, rest: q.rest };
-		await replayChecks(target, await registrationSecret(sandbox.url, target));
+		await replayChecks(target, await registrationSecret(sandbox.url, target), 'webhook');
 	},
 	10 * MINUTE,
 );

@@ -12,7 +12,7 @@
 import assert from 'node:assert/strict';
 import { afterAll, afterEach, beforeAll, describe, test } from '@jest/globals';
 
-import type { ICredentialDataDecryptedObject, INodeParameters } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { sandboxRequests, startSandbox } from '../../sandbox';
 import type { SandboxHandle } from '../../sandbox';
@@ -42,11 +42,29 @@ const articleQueries = async () =>
 		.filter((entry) => entry.method === 'GET' && entry.path === '/v1/articles')
 		.map((entry) => entry.query);
 
-const runErp = (parameters: INodeParameters, conventions?: ICredentialDataDecryptedObject) =>
+const runErp = (
+	parameters: INodeParameters,
+	conventions?: ICredentialDataDecryptedObject,
+	testCredentials = credentials(conventions),
+	input?: IDataObject[],
+) =>
 	runWorkflow({
 		nodes: [{ type: ERP, name: 'ERP', parameters }],
-		credentials: credentials(conventions),
+		credentials: testCredentials,
+		input,
 	});
+
+/** Credentials that count how often n8n decrypts them for the node (`this.getCredentials`). */
+const countingCredentials = (conventions: ICredentialDataDecryptedObject) => {
+	const counted = credentials(conventions);
+	const decrypt = counted.getDecrypted.bind(counted);
+	const reads = { count: 0 };
+	counted.getDecrypted = async (...args: Parameters<typeof decrypt>) => {
+		reads.count++;
+		return await decrypt(...args);
+	};
+	return { counted, reads };
+};
 
 describe("Get Many's free query parameters", () => {
 	const getMany = (name: string, conventions?: ICredentialDataDecryptedObject) =>
@@ -76,6 +94,62 @@ describe("Get Many's free query parameters", () => {
 			`Invalid value for "Query Parameters": "limit" is set by the node: the credential's API conventions use it for the page size (use Return All / Limit and Options › Page Size instead) [item 0]`,
 		);
 		assert.equal((await stats(sb.url)).requests, before, 'nothing reached the sandbox');
+	});
+
+	test('a refused name with an article filter by reference: refused before the lookup is sent', async () => {
+		const before = (await stats(sb.url)).requests;
+		const result = await runErp(
+			{
+				resource: 'stockMovement',
+				operation: 'getAll',
+				limit: 3,
+				filters: { articleId: { __rl: true, mode: 'reference', value: 'ANY-REF' } },
+				options: { queryParameters: { parameter: [{ name: 'per_page', value: '5' }] } },
+			},
+			NAMES,
+		);
+		assert.equal(result.success, false);
+		assert.equal(result.error?.name, 'NodeOperationError', result.error?.message);
+		assert.equal(
+			result.error?.message,
+			`Invalid value for "Query Parameters": "per_page" is set by the node: the credential's API conventions use it for the page size (use Return All / Limit and Options › Page Size instead) [item 0]`,
+		);
+		assert.equal((await stats(sb.url)).requests, before, 'nothing reached the sandbox');
+	});
+
+	test('the credential is read once per item; control: an article filter by reference reads it again for the lookup', async () => {
+		const items = [{}, {}, {}];
+		const plain = countingCredentials(NAMES);
+		const result = await runErp(
+			{
+				resource: 'article',
+				operation: 'getAll',
+				limit: 3,
+				options: { queryParameters: { parameter: [{ name: 'limit', value: '5' }] } },
+			},
+			undefined,
+			plain.counted,
+			items,
+		);
+		assert.equal(result.success, true, result.error?.message);
+		assert.equal(result.output('ERP').length, 9);
+		assert.equal(plain.reads.count, items.length, 'credential reads for 3 items');
+
+		const [article] = result.output('ERP');
+		const lookup = countingCredentials(NAMES);
+		const filtered = await runErp(
+			{
+				resource: 'stockMovement',
+				operation: 'getAll',
+				limit: 3,
+				filters: { articleId: { __rl: true, mode: 'reference', value: String(article.reference) } },
+			},
+			undefined,
+			lookup.counted,
+			items,
+		);
+		assert.equal(filtered.success, true, filtered.error?.message);
+		assert.equal(lookup.reads.count, 2 * items.length, 'the lookup and the list, per item');
 	});
 });
 

@@ -3,7 +3,8 @@
  * Servers that report no budget, with fake time (simulate.ts): only Retry-After on a 429, and a
  * bare 429 with nothing at all (the specification's literal "Exceeding it gives 429"). A bare 429
  * is a rate limit, never a retry count: one process and two lose no execution, and the controls
- * (sent as soon as made; the retry policy of before, decideRetry) show that the counts can fail.
+ * (sent as soon as made; the retry policy of before: back-off, at most MAX_RETRIES) show that
+ * the counts can fail.
  * Windows of a minute run with a Max Rate-Limit Wait of 180 s: a request that waited in the queue
  * and then meets a full minute-long window waits longer than the default 60 s, in any dialect.
  */

@@ -1,8 +1,9 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports */
 /**
- * Unit tests with fake time and fake randomness for the retry and pacing arithmetic
+ * Unit tests with fake time and fake randomness for the rate-limit headers and the retry policy
  * (nodes/shared/transport/rateLimit.ts). The integration tests prove the same behaviour
- * against the sandbox; these pin the numbers.
+ * against the sandbox; these pin the numbers. A 429 is not the retry policy's: every 429 is a
+ * turn or a failure on time (rateLimited.ts, rateLimited.test.ts).
  */
 import assert from 'node:assert/strict';
 import { describe, test } from '@jest/globals';
@@ -10,11 +11,9 @@ import { describe, test } from '@jest/globals';
 import {
 	BACKOFF_CAP_SECONDS,
 	MAX_RETRIES,
-	RESET_MARGIN_SECONDS,
 	backoffSeconds,
 	decideRetry,
 	parseRetryAfter,
-	rateLimitWaitSeconds,
 	readRateLimitHeaders,
 } from '../../nodes/shared/transport/rateLimit';
 import type { AttemptOutcome } from '../../nodes/shared/transport/rateLimit';
@@ -64,7 +63,7 @@ describe('Retry-After and RateLimit headers', () => {
 	});
 });
 
-describe('backoff and the 429 wait', () => {
+describe('backoff', () => {
 	test('full jitter: uniform in [0, min(cap, 0.5 s * 2^retry)]', () => {
 		assert.equal(backoffSeconds(0, fixed(0)), 0);
 		assert.equal(backoffSeconds(0, fixed(0.999999)), 0.4999995);
@@ -76,21 +75,6 @@ describe('backoff and the 429 wait', () => {
 			assert.ok(ceiling >= previousCeiling, 'ceilings grow');
 			previousCeiling = ceiling;
 		}
-	});
-
-	test('Retry-After wins over RateLimit-Reset, which wins over backoff', () => {
-		assert.deepEqual(
-			rateLimitWaitSeconds({ retryAfterSeconds: 4, resetSeconds: 9 }, 0, fixed(0.5)),
-			{
-				seconds: 4,
-				source: 'retry-after',
-			},
-		);
-		assert.deepEqual(rateLimitWaitSeconds({ resetSeconds: 9 }, 0, fixed(0.5)), {
-			seconds: 9 + RESET_MARGIN_SECONDS,
-			source: 'reset',
-		});
-		assert.deepEqual(rateLimitWaitSeconds({}, 2, fixed(0.5)), { seconds: 1, source: 'backoff' });
 	});
 });
 
@@ -107,9 +91,8 @@ describe('retry policy', () => {
 	const network = (code: string): AttemptOutcome => ({ kind: 'network', code });
 	const half = fixed(0.5);
 
-	test('GET is retried on 429, 5xx, resets, timeouts and unreadable bodies', () => {
+	test('GET is retried on 5xx, resets, timeouts and unreadable bodies', () => {
 		for (const outcome of [
-			status(429, { info: { retryAfterSeconds: 2 } }),
 			status(503),
 			status(500),
 			network('ECONNRESET'),
@@ -125,7 +108,7 @@ describe('retry policy', () => {
 			);
 		}
 		assert.deepEqual(
-			decideRetry(status(429, { info: { retryAfterSeconds: 2 } }), 'GET', 0, 60, half),
+			decideRetry(status(503, { info: { retryAfterSeconds: 2 } }), 'GET', 0, 60, half),
 			{
 				action: 'retry',
 				waitSeconds: 2,
@@ -133,12 +116,8 @@ describe('retry policy', () => {
 		);
 	});
 
-	test('POST and PATCH are retried only on 429 and on a refused connection', () => {
+	test('POST and PATCH are retried only on a refused connection', () => {
 		for (const method of ['POST', 'PATCH'] as const) {
-			assert.equal(
-				decideRetry(status(429, { info: { retryAfterSeconds: 1 } }), method, 0, 60, half).action,
-				'retry',
-			);
 			assert.equal(decideRetry(network('ECONNREFUSED'), method, 0, 60, half).action, 'retry');
 			for (const outcome of [
 				status(500),
@@ -165,34 +144,10 @@ describe('retry policy', () => {
 		}
 	});
 
-	test("the daily quota fails at once with the server's wait, whatever the cap", () => {
-		const outcome = status(429, {
-			apiCode: 'daily_quota_exceeded',
-			info: { retryAfterSeconds: 40_000 },
-		});
-		assert.deepEqual(decideRetry(outcome, 'GET', 0, 1e9, half), {
-			action: 'fail',
-			reason: 'dailyQuota',
-			waitSeconds: 40_000,
-		});
-	});
-
 	test('a wait longer than maxWaitSeconds fails instead of sleeping', () => {
-		assert.deepEqual(
-			decideRetry(status(429, { info: { retryAfterSeconds: 61 } }), 'GET', 0, 60, half),
-			{
-				action: 'fail',
-				reason: 'waitCap',
-				waitSeconds: 61,
-			},
-		);
 		assert.equal(
-			decideRetry(status(429, { info: { retryAfterSeconds: 60 } }), 'GET', 0, 60, half).action,
+			decideRetry(status(503, { info: { retryAfterSeconds: 60 } }), 'GET', 0, 60, half).action,
 			'retry',
-		);
-		assert.equal(
-			decideRetry(status(429, { info: { resetSeconds: 2 } }), 'GET', 0, 0, half).action,
-			'fail',
 		);
 		assert.deepEqual(
 			decideRetry(status(503, { info: { retryAfterSeconds: 120 } }), 'GET', 0, 60, half),
@@ -209,7 +164,7 @@ describe('retry policy', () => {
 			action: 'retry',
 			waitSeconds: 1,
 		});
-		assert.deepEqual(decideRetry(status(429), 'GET', 4, 60, fixed(0.5)), {
+		assert.deepEqual(decideRetry(network('ECONNREFUSED'), 'POST', 4, 60, fixed(0.5)), {
 			action: 'retry',
 			waitSeconds: 4,
 		});
@@ -221,13 +176,10 @@ describe('retry policy', () => {
 			action: 'fail',
 			reason: 'exhausted',
 		});
-		assert.deepEqual(
-			decideRetry(status(429, { info: { retryAfterSeconds: 1 } }), 'POST', MAX_RETRIES, 60, half),
-			{
-				action: 'fail',
-				reason: 'exhausted',
-			},
-		);
+		assert.deepEqual(decideRetry(network('ECONNREFUSED'), 'POST', MAX_RETRIES, 60, half), {
+			action: 'fail',
+			reason: 'exhausted',
+		});
 	});
 });
 

@@ -2,6 +2,7 @@
 /**
  * What happens on a 429 (nodes/shared/transport/rateLimited.ts), with fake time: a 429 that says
  * when is a turn, never a retry; the limit is time, Max Rate-Limit Wait for the whole request.
+ * Every 429 is this step's: the retry policy (rateLimit.ts decideRetry) never sees one.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from '@jest/globals';
@@ -45,6 +46,18 @@ describe('a 429', () => {
 		});
 	});
 
+	test('a wait of exactly what is left is a turn; a reset past the cap fails with its margin', () => {
+		assert.deepEqual(onRateLimited(tooMany({ retryAfterSeconds: 60 }), NOW, 60, NOW), {
+			action: 'turn',
+		});
+		assert.deepEqual(onRateLimited(tooMany({ resetSeconds: 2 }), NOW, 0, NOW), {
+			action: 'fail',
+			reason: 'waitCap',
+			waitSeconds: 2 + RESET_MARGIN_SECONDS,
+			waitedSeconds: 0,
+		});
+	});
+
 	test('the wait asked: Retry-After, else the reset of any dialect plus a margin, else none', () => {
 		assert.equal(askedWaitSeconds(tooMany({ retryAfterSeconds: 3, resetSeconds: 9 })), 3);
 		assert.equal(askedWaitSeconds(tooMany({ resetSeconds: 9 })), 9 + RESET_MARGIN_SECONDS);
@@ -66,15 +79,33 @@ describe('a 429', () => {
 		});
 	});
 
-	test('the daily quota fails at once; other answers are not for this step', () => {
+	test('the daily quota fails at once, whatever the cap; other answers are not for this step', () => {
 		assert.deepEqual(
 			onRateLimited(tooMany({ retryAfterSeconds: 3600 }, 'daily_quota_exceeded'), NOW, 60, NOW),
 			{ action: 'fail', reason: 'dailyQuota', waitSeconds: 3600 },
+		);
+		assert.deepEqual(
+			onRateLimited(tooMany({ retryAfterSeconds: 40_000 }, 'daily_quota_exceeded'), NOW, 1e9, NOW),
+			{ action: 'fail', reason: 'dailyQuota', waitSeconds: 40_000 },
 		);
 		assert.equal(
 			onRateLimited({ kind: 'status', status: 503, info: { retryAfterSeconds: 1 } }, NOW, 60, NOW),
 			undefined,
 		);
 		assert.equal(onRateLimited({ kind: 'network', code: 'ECONNRESET' }, NOW, 60, NOW), undefined);
+	});
+
+	test('of any kind is this step, never left to the retry policy', () => {
+		const kinds: AttemptOutcome[] = [
+			tooMany({ retryAfterSeconds: 1 }),
+			tooMany({ resetSeconds: 1 }),
+			tooMany({}),
+			{ kind: 'status', status: 429, info: {} },
+			tooMany({ retryAfterSeconds: 1 }, 'daily_quota_exceeded'),
+			tooMany({ retryAfterSeconds: 600 }),
+		];
+		for (const outcome of kinds) {
+			assert.notEqual(onRateLimited(outcome, NOW, 60, NOW), undefined, JSON.stringify(outcome));
+		}
 	});
 });

@@ -16,7 +16,7 @@ import {
 	reserve,
 } from '../../nodes/shared/transport/budget';
 import { gateWaitMs } from '../../nodes/shared/transport/learned';
-import { decideRetry } from '../../nodes/shared/transport/rateLimit';
+import { MAX_RETRIES, backoffSeconds } from '../../nodes/shared/transport/rateLimit';
 import type { RateLimitInfo } from '../../nodes/shared/transport/rateLimit';
 import { onRateLimited } from '../../nodes/shared/transport/rateLimited';
 
@@ -36,8 +36,8 @@ export interface SimulationOptions {
 	/** The server reports nothing at all: a bare 429 (implies headerless). */
 	bare?: boolean;
 	/**
-	 * The control for a bare 429: handled by the retry policy (decideRetry: back-off, MAX_RETRIES),
-	 * and the budget learns nothing from it, as before issue 30.
+	 * The control for a bare 429: handled as a retry (back-off, at most MAX_RETRIES), and the
+	 * budget learns nothing from it, as before issue 30.
 	 */
 	retryPolicy?: boolean;
 	/** The credential's Rate Limit (Requests per Minute). */
@@ -185,9 +185,10 @@ export function simulate(options: SimulationOptions) {
 							);
 						}
 						if (options.retryPolicy && bare429) {
-							const retry = decideRetry(outcome, 'POST', retries, maxWaitMs / 1000, random);
-							if (retry.action === 'fail') return finish(process, false);
-							return at(now + retry.waitSeconds * 1000, () =>
+							// The retry policy of before: a back-off (capped by the wait), at most MAX_RETRIES.
+							if (retries >= MAX_RETRIES) return finish(process, false);
+							const waitMs = Math.min(backoffSeconds(retries, random) * 1000, maxWaitMs);
+							return at(now + waitMs, () =>
 								request(execution, process, left, true, startedAt, retries + 1),
 							);
 						}

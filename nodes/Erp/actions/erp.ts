@@ -32,7 +32,11 @@ export interface ItemErp {
 	request(request: ItemRequest): Promise<IDataObject>;
 	response(request: ItemRequest): Promise<{ statusCode: number; body: unknown }>;
 	paginate(path: string, qs: IDataObject, options?: PageOptions): AsyncGenerator<IDataObject[]>;
-	getMany(path: string, qs: IDataObject, options: ListOptions): Promise<IDataObject[]>;
+	getMany(
+		path: string,
+		qs: Parameters<typeof erpGetMany>[1],
+		options: ListOptions,
+	): Promise<IDataObject[]>;
 	/** A list answer's items and next cursor (the credential's list conventions), or undefined. */
 	listAnswer(body: unknown): ReturnType<typeof erpListAnswer>;
 	/** The credential's list conventions: the names the node gives the cursor and the page size. */

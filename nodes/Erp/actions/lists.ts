@@ -62,7 +62,8 @@ export function readDatedFilters(
 /**
  * The "Query Parameters" fixed collection (`{ parameter: [{ name, value }] }`), checked: names
  * already in `taken` (the filters) are refused, and so is a name given twice. The names the node
- * sets itself depend on the credential: `refuseListNames` checks them once it is read.
+ * sets itself depend on the credential: Get Many's transport call checks them once it is read
+ * (`erpGetMany`'s `free`).
  */
 export function readQueryParameters(
 	ctx: IExecuteFunctions,
@@ -106,28 +107,22 @@ export function readReturnAll(
 	return { returnAll, limit };
 }
 
-/**
- * Refuses a free query parameter named as the credential's list conventions name the cursor or the
- * page size (by default `cursor` and `limit`): the node sets them, so it would be overwritten.
- */
-async function refuseListNames(
+/** The filters as sent: article locators by reference resolved to IDs (a lookup each). */
+async function filterQuery(
 	ctx: IExecuteFunctions,
-	itemIndex: number,
 	erp: ItemErp,
-	extra: IDataObject,
-): Promise<void> {
-	const lists = await erp.lists();
-	for (const [name, what] of [
-		[lists.cursorParam, 'cursor'],
-		[lists.pageSizeParam, 'page size'],
-	]) {
-		if (name in extra) {
-			throw invalid(
-				source(ctx, 'Query Parameters', itemIndex),
-				`"${name}" is set by the node: the credential's API conventions use it for the ${what} (use Return All / Limit and Options › Page Size instead)`,
-			);
+	filters: IDataObject,
+): Promise<IDataObject> {
+	const qs: IDataObject = {};
+	for (const [key, value] of Object.entries(filters)) {
+		if (typeof value !== 'object' || value === null) {
+			qs[key] = value;
+		} else {
+			const { reference, label } = value as { reference: string; label: string };
+			[qs[key]] = await resolveArticleIds(ctx, erp, [{ locator: { reference }, label }]);
 		}
 	}
+	return qs;
 }
 
 /**
@@ -151,17 +146,14 @@ export function prepareGetMany(
 				min: 1,
 				max: MAX_PAGE_SIZE,
 			});
-	return async () => {
-		await refuseListNames(ctx, itemIndex, erp, extra);
-		const qs: IDataObject = { ...extra };
-		for (const [key, value] of Object.entries(filters)) {
-			if (typeof value !== 'object' || value === null) {
-				qs[key] = value;
-			} else {
-				const { reference, label } = value as { reference: string; label: string };
-				[qs[key]] = await resolveArticleIds(ctx, erp, [{ locator: { reference }, label }]);
-			}
-		}
-		return await erp.getMany(path, qs, { returnAll, limit, pageSize });
-	};
+	// The transport reads the credential once: it refuses a query parameter named as its list
+	// conventions name the cursor or the page size, then resolves the filters, then reads.
+	const free = { label: labelOf([listOptions], 'queryParameters'), values: extra };
+	return async () =>
+		await erp.getMany(path, async () => await filterQuery(ctx, erp, filters), {
+			returnAll,
+			limit,
+			pageSize,
+			free,
+		});
 }

@@ -16,21 +16,28 @@ import { budgetKey } from './pacing';
 import { authenticationOf } from './settings';
 import type { ErpContext, ErpCredentialType } from './types';
 
+/** How the credential is read: n8n's `getCredentials` unless a caller shares reads (the trigger). */
+export type CredentialRead = (
+	credentialType: ErpCredentialType,
+	read: () => Promise<ICredentialDataDecryptedObject>,
+) => Promise<ICredentialDataDecryptedObject>;
+
 /**
  * The node's ERP credential after the guards (key prefix vs environment, https, /v1): for code
  * that needs credential fields without sending a request, e.g. the trigger's manual mode reading
- * `webhookSecret`. Throws NodeOperationError naming the problem; never shows the key.
+ * `webhookSecret`. Throws NodeOperationError naming the problem; never shows the key. The guards
+ * run on every call, also when `through` hands back a read shared with other calls.
  */
 export async function getGuardedCredentials(
 	context: ErpContext,
 	itemIndex?: number,
+	through?: CredentialRead,
 ): Promise<ICredentialDataDecryptedObject> {
 	const authentication = authenticationOf(context, itemIndex);
 	const credentialType: ErpCredentialType = authentication === 'oAuth2' ? 'erpOAuth2Api' : 'erpApi';
-	const credentials = await (context as IExecuteFunctions).getCredentials(
-		credentialType,
-		itemIndex,
-	);
+	const read = async () =>
+		await (context as IExecuteFunctions).getCredentials(credentialType, itemIndex);
+	const credentials = await (through ? through(credentialType, read) : read());
 	const problem = credentialProblem(credentials, authentication);
 	if (problem !== undefined) {
 		throw new NodeOperationError(context.getNode(), problem, { itemIndex, level: 'warning' });

@@ -4,12 +4,13 @@
 //   erpApiRequest.call(this, request: ErpRequest, settings?: ErpRequestSettings): Promise<any>
 //   erpApiResponse.call(this, request, settings?): Promise<{ statusCode, body }>   erpApiRequest with the status (204)
 //   erpPaginate.call(this, path, qs, { pageSize?, max?, itemIndex?, cursor? }, settings?): AsyncGenerator<IDataObject[]>
-//   erpGetMany.call(this, path, qs, { returnAll, limit?, pageSize?, itemIndex? }, settings?): Promise<IDataObject[]>
+//   erpGetMany.call(this, path, qs | () => Promise<qs>, { returnAll, limit?, pageSize?, itemIndex?, free?: { label, values } }, settings?): Promise<IDataObject[]>
 //   erpListPage.call(this, path, qs, { pageSize?, cursor?, itemIndex? }, settings?): Promise<{ data, nextCursor? }>
 //   erpListAnswer.call(this, body, itemIndex?): Promise<{ data, nextCursor? } | undefined>   a list answer, by the credential's conventions
 //   MAX_PAGE_SIZE (100): the largest and default page size
 //   getRequestSettings(context, itemIndex?): ErpRequestSettings   reads the `requestOptions` parameter
-//   getGuardedCredentials(context, itemIndex?): Promise<credential data>   guards applied, nothing sent
+//   getGuardedCredentials(context, itemIndex?, through?): Promise<credential data>   guards applied, nothing sent
+//     (through: CredentialRead, a caller's way of reading it, e.g. shared by the trigger's deliveries)
 //   getListConventions(context, itemIndex?): Promise<ListConventions>   the credential's list names, nothing sent
 //   erpErrorToJson(error): { message, code, httpCode, details?, description? }   for continueOnFail items
 //   requiredScopes(method, path, body?): string[];  EVENT_SCOPES: event -> scope; ErpEvent
@@ -52,6 +53,7 @@
 export type { ErpContext, ErpCredentialType, ErpRequest, ErpRequestSettings } from './types';
 export { getRequestSettings } from './settings';
 export { getGuardedCredentials, getListConventions } from './credentials';
+export type { CredentialRead } from './credentials';
 export { erpApiRequest, erpApiResponse } from './request';
 export { erpGetMany, erpListAnswer, erpListPage, erpPaginate } from './pagination';
 export { MAX_PAGE_SIZE } from './pageSize';

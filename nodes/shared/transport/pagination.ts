@@ -3,6 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
 import { valueAt } from '../conventions';
+import { invalid } from '../validation';
 import { resolveCredential } from './credentials';
 import type { ResolvedCredential } from './credentials';
 import { apiErrorFacts } from './errorJson';
@@ -80,6 +81,8 @@ function clampPageSize(pageSize: number | undefined): number {
 	return Math.max(1, Math.min(MAX_PAGE_SIZE, Math.floor(pageSize ?? MAX_PAGE_SIZE)));
 }
 
+type PageOptions = { pageSize?: number; max?: number; itemIndex?: number; cursor?: string };
+
 /**
  * Pages of a list endpoint, following `next_cursor`, from `cursor` if given. `pageSize` (default and maximum 100) is the
  * `limit` query parameter; `max` stops after that many items. Stops on a null, missing or empty
@@ -90,19 +93,30 @@ export async function* erpPaginate(
 	this: ErpContext,
 	path: string,
 	qs: IDataObject,
-	options: { pageSize?: number; max?: number; itemIndex?: number; cursor?: string },
+	options: PageOptions,
 	settings: ErpRequestSettings = {},
+): AsyncGenerator<IDataObject[]> {
+	yield* pages(this, await resolveCredential(this, options.itemIndex), path, qs, options, settings);
+}
+
+/** erpPaginate with the credential already resolved. */
+async function* pages(
+	context: ErpContext,
+	resolved: ResolvedCredential,
+	path: string,
+	qs: IDataObject,
+	options: PageOptions,
+	settings: ErpRequestSettings,
 ): AsyncGenerator<IDataObject[]> {
 	const pageSize = clampPageSize(options.pageSize);
 	const { max, itemIndex } = options;
-	const resolved = await resolveCredential(this, itemIndex);
 	const seen = new Set<string>();
 	let cursor: string | undefined = options.cursor;
 	let count = 0;
 	while (max === undefined || count < max) {
 		const wanted = max === undefined ? pageSize : Math.min(pageSize, max - count);
 		const page = await readPage(
-			this,
+			context,
 			resolved,
 			{ path, qs, wanted, cursor, itemIndex },
 			settings,
@@ -158,26 +172,58 @@ export async function erpListPage(
 }
 
 /**
+ * Query parameters the user names freely (Get Many's Query Parameters) and the label of the
+ * parameter they come from. The names the credential's list conventions give the cursor and the
+ * page size (by default `cursor` and `limit`) are the node's: one of them here is refused.
+ */
+export interface FreeQuery {
+	label: string;
+	values: IDataObject;
+}
+
+function refuseNodeNames(resolved: ResolvedCredential, free: FreeQuery, itemIndex?: number): void {
+	const { cursorParam, pageSizeParam } = resolved.lists;
+	for (const [name, what] of [
+		[cursorParam, 'cursor'],
+		[pageSizeParam, 'page size'],
+	]) {
+		if (name in free.values) {
+			throw invalid(
+				{ node: resolved.node, label: free.label, itemIndex },
+				`"${name}" is set by the node: the credential's API conventions use it for the ${what} (use Return All / Limit and Options › Page Size instead)`,
+			);
+		}
+	}
+}
+
+/**
  * Every item (returnAll) or the first `limit` (default 50) of a list endpoint, read in pages of
- * `pageSize` (default and maximum 100).
+ * `pageSize` (default and maximum 100). The credential is read once, and before any request
+ * `free` is checked against its list conventions, then `qs` is made when it is a step (Get Many
+ * resolves article references there), so that a refused name fails with nothing sent.
  */
 export async function erpGetMany(
 	this: ErpContext,
 	path: string,
-	qs: IDataObject,
-	options: { returnAll: boolean; limit?: number; pageSize?: number; itemIndex?: number },
-	settings?: ErpRequestSettings,
+	qs: IDataObject | (() => Promise<IDataObject>),
+	options: {
+		returnAll: boolean;
+		limit?: number;
+		pageSize?: number;
+		itemIndex?: number;
+		free?: FreeQuery;
+	},
+	settings: ErpRequestSettings = {},
 ): Promise<IDataObject[]> {
+	const { itemIndex, free } = options;
 	const max = options.returnAll ? undefined : Math.max(0, Math.floor(options.limit ?? 50));
 	const items: IDataObject[] = [];
 	if (max === 0) return items;
-	for await (const page of erpPaginate.call(
-		this,
-		path,
-		qs,
-		{ max, pageSize: options.pageSize, itemIndex: options.itemIndex },
-		settings,
-	)) {
+	const resolved = await resolveCredential(this, itemIndex);
+	if (free !== undefined) refuseNodeNames(resolved, free, itemIndex);
+	const query = { ...free?.values, ...(typeof qs === 'function' ? await qs() : qs) };
+	const pageOptions = { max, pageSize: options.pageSize, itemIndex };
+	for await (const page of pages(this, resolved, path, query, pageOptions, settings)) {
 		for (const item of page) items.push(item);
 	}
 	return items;

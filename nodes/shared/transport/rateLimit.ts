@@ -55,21 +55,6 @@ export function backoffSeconds(retry: number, random: () => number): number {
 	return random() * ceiling;
 }
 
-/** The wait before retrying a 429: Retry-After, else RateLimit-Reset, else backoff. */
-export function rateLimitWaitSeconds(
-	info: RateLimitInfo,
-	retry: number,
-	random: () => number,
-): { seconds: number; source: 'retry-after' | 'reset' | 'backoff' } {
-	if (info.retryAfterSeconds !== undefined) {
-		return { seconds: info.retryAfterSeconds, source: 'retry-after' };
-	}
-	if (info.resetSeconds !== undefined) {
-		return { seconds: info.resetSeconds + RESET_MARGIN_SECONDS, source: 'reset' };
-	}
-	return { seconds: backoffSeconds(retry, random), source: 'backoff' };
-}
-
 /** Network error codes that prove the request never reached the server: safe to resend any method. */
 export const NEVER_SENT_CODES = ['ECONNREFUSED'];
 /** Network error codes after which the request may or may not have been processed. */
@@ -102,18 +87,20 @@ export type RetryDecision =
 	| { action: 'retry'; waitSeconds: number }
 	| {
 			action: 'fail';
-			reason: 'notRetryable' | 'exhausted' | 'waitCap' | 'dailyQuota';
-			/** The wait the server asked for, when the reason is a wait (waitCap, dailyQuota). */
+			reason: 'notRetryable' | 'exhausted' | 'waitCap';
+			/** The wait the server asked for, when the reason is waitCap. */
 			waitSeconds?: number;
 	  };
 
 /**
- * Decides whether a failed attempt is retried and after how long.
+ * Decides whether a failed attempt is retried and after how long. A 429 is not for this policy:
+ * the attempt loop hands every 429 to `onRateLimited` (rateLimited.ts) first, a turn or a failure
+ * on time, never a retry.
  * `retry` is the number of retries already made for this request. A wait the server asks for
- * (Retry-After, RateLimit-Reset) longer than `maxWaitSeconds` fails; our own backoff is capped.
+ * (Retry-After on a 5xx) longer than `maxWaitSeconds` fails; our own backoff is capped.
  * `resendable`: whether the request may be resent after its answer was lost (5xx, reset, timeout,
- * unreadable body); by default per `isIdempotentMethod`. A 429 and a refused connection are
- * resent whatever the method: the request was not processed.
+ * unreadable body); by default per `isIdempotentMethod`. A refused connection is resent whatever
+ * the method: the request was not processed.
  */
 export function decideRetry(
 	outcome: AttemptOutcome,
@@ -124,13 +111,7 @@ export function decideRetry(
 	resendable = isIdempotentMethod(method),
 ): RetryDecision {
 	let asked: number | undefined;
-	if (outcome.kind === 'status' && outcome.status === 429) {
-		if (outcome.apiCode === 'daily_quota_exceeded') {
-			return { action: 'fail', reason: 'dailyQuota', waitSeconds: outcome.info.retryAfterSeconds };
-		}
-		const wait = rateLimitWaitSeconds(outcome.info, retry, random);
-		if (wait.source !== 'backoff') asked = wait.seconds;
-	} else if (outcome.kind === 'status' && outcome.status >= 500) {
+	if (outcome.kind === 'status' && outcome.status >= 500) {
 		if (!resendable) return { action: 'fail', reason: 'notRetryable' };
 		asked = outcome.info.retryAfterSeconds;
 	} else if (outcome.kind === 'badBody') {
