@@ -89,8 +89,59 @@ export async function assertPortFree(port: number, what: string): Promise<void> 
 	});
 }
 
-/** Builds the package (`npm run build`) and packs it into `outDir`; returns the tarball path. */
+/**
+ * Set by the test runs' global set-up (test/harness/jest-global-setup.js): a folder of the run
+ * where the first caller of `buildAndPack` builds and packs the package once; every other file
+ * of the run (in any jest worker) waits for that tarball and uses it (issue 38: one build per run,
+ * not one per end-to-end file).
+ */
+const RUN_DIR_ENV = 'ERP_TEST_RUN_DIR';
+
+/**
+ * Builds the package (`npm run build`) and packs it into `outDir`; returns the tarball path.
+ * Within a test run (RUN_PACK_DIR_ENV set): once for the whole run, in that folder.
+ */
 export async function buildAndPack(outDir: string, logFile: string, log: Log): Promise<string> {
+	const runDir = process.env[RUN_DIR_ENV];
+	if (runDir) return await packOncePerRun(path.join(runDir, 'pack'), logFile, log);
+	return await buildAndPackNow(outDir, logFile, log);
+}
+
+/** The run's tarball: built by the caller that creates `packDir`, awaited by the others. */
+async function packOncePerRun(packDir: string, logFile: string, log: Log): Promise<string> {
+	const done = path.join(packDir, 'tarball.txt');
+	const failed = path.join(packDir, 'failed.txt');
+	let mine = false;
+	try {
+		fs.mkdirSync(packDir);
+		mine = true;
+	} catch {
+		// another file of this run builds it
+	}
+	if (mine) {
+		try {
+			const tarball = await buildAndPackNow(packDir, logFile, log);
+			fs.writeFileSync(done, tarball);
+			return tarball;
+		} catch (error) {
+			fs.writeFileSync(failed, String((error as Error).message));
+			throw error;
+		}
+	}
+	log('waiting for the package this test run builds and packs once');
+	const deadline = Date.now() + 15 * MINUTE;
+	for (;;) {
+		if (fs.existsSync(done)) return fs.readFileSync(done, 'utf8');
+		if (fs.existsSync(failed))
+			throw new Error(
+				`building the package failed in another test file: ${fs.readFileSync(failed, 'utf8')}`,
+			);
+		if (Date.now() > deadline) throw new Error(`no tarball in ${packDir} after 15 minutes`);
+		await new Promise((resolve) => setTimeout(resolve, 500));
+	}
+}
+
+async function buildAndPackNow(outDir: string, logFile: string, log: Log): Promise<string> {
 	const env = childEnv(undefined, undefined);
 	fs.mkdirSync(outDir, { recursive: true });
 	await run('building the package', 'npm', ['run', 'build'], {

@@ -25,12 +25,16 @@ export interface Figure {
 }
 
 /**
- * The summary of this run: `jest --runInBand` runs every test file in one process, so its pid
- * names the run. ERP_RELIABILITY_SUMMARY names another file (the table test's own run of the suites).
+ * The summary of this run: in the run's shared folder (ERP_TEST_RUN_DIR, test/harness/
+ * jest-global-setup.js), which every jest worker of the run writes to; outside jest's global
+ * set-up, a file named by this process. ERP_RELIABILITY_SUMMARY names another file (the table
+ * test's own run of the suites).
  */
 export const SUMMARY_FILE =
 	process.env.ERP_RELIABILITY_SUMMARY ??
-	path.join(tmpdir(), `n8n-nodes-erp-reliability-${process.pid}.jsonl`);
+	(process.env.ERP_TEST_RUN_DIR
+		? path.join(process.env.ERP_TEST_RUN_DIR, 'reliability.jsonl')
+		: path.join(tmpdir(), `n8n-nodes-erp-reliability-${process.pid}.jsonl`));
 
 function pad(text: string, width: number): string {
 	return text.length >= width ? text : text + ' '.repeat(width - text.length);
@@ -67,12 +71,18 @@ export function printFigures(figures: Figure[]): void {
 		appendFileSync(SUMMARY_FILE, `${JSON.stringify({ ...f, size: SIZE_LABEL })}\n`);
 }
 
-/** The figures the suites of this run have printed so far, and forgets them. */
-export function takeSummary(file = SUMMARY_FILE): Array<Figure & { size: string }> {
+/** The figures the suites of this run have printed so far. */
+export function readSummary(file = SUMMARY_FILE): Array<Figure & { size: string }> {
 	if (!existsSync(file)) return [];
 	const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean);
-	rmSync(file, { force: true });
 	return lines.map((line) => JSON.parse(line) as Figure & { size: string });
+}
+
+/** The figures the suites of this run have printed so far, and forgets them. */
+export function takeSummary(file = SUMMARY_FILE): Array<Figure & { size: string }> {
+	const figures = readSummary(file);
+	rmSync(file, { force: true });
+	return figures;
 }
 
 /** Runs `jobs` on `lanes` parallel lanes, in order; each job learns its lane (for a per-lane credential). */
