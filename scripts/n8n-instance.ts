@@ -520,6 +520,9 @@ export async function startN8n(
 	return { ...running, url };
 }
 
+/** An answer to ask again for (see N8nRest.request). */
+const ASK_AGAIN = Symbol('n8n: ask again');
+
 /** n8n's REST API (`/rest`), signed in as the owner with the session cookie. */
 export class N8nRest {
 	private cookie = '';
@@ -529,6 +532,32 @@ export class N8nRest {
 	constructor(readonly url: string) {}
 
 	async request<T>(method: string, route: string, body?: unknown): Promise<T> {
+		// n8n answers 503 "Database is not ready!" while its database connection is being (re)made,
+		// seen on a machine busy with several n8n processes: asked again for up to a minute.
+		// A keep-alive connection n8n closed as the request went out ("other side closed", no
+		// answer) is tried again on a new one, as a browser does.
+		for (let attempt = 1; ; attempt++) {
+			const answer: T | typeof ASK_AGAIN = await this.requestOnce<T>(method, route, body).catch(
+				(error: Error) => {
+					const code = (error.cause as { code?: string } | undefined)?.code;
+					if (code === 'UND_ERR_SOCKET' && attempt < 3) return ASK_AGAIN;
+					throw error;
+				},
+			);
+			if (answer !== ASK_AGAIN) return answer as T;
+			if (attempt === 60)
+				throw new Error(
+					`n8n ${method} ${route} answered 503 "Database is not ready!" for a minute`,
+				);
+			await new Promise((resolve) => setTimeout(resolve, 1000));
+		}
+	}
+
+	private async requestOnce<T>(
+		method: string,
+		route: string,
+		body?: unknown,
+	): Promise<T | typeof ASK_AGAIN> {
 		const response = await fetch(`${this.url}${route}`, {
 			method,
 			headers: {
@@ -542,6 +571,7 @@ export class N8nRest {
 		const setCookie = response.headers.getSetCookie().find((c) => c.startsWith('n8n-auth='));
 		if (setCookie) this.cookie = setCookie.split(';')[0];
 		const text = await response.text();
+		if (response.status === 503 && text.includes('Database is not ready')) return ASK_AGAIN;
 		if (!response.ok) {
 			throw new Error(`n8n ${method} ${route} answered ${response.status}: ${text.slice(0, 500)}`);
 		}
@@ -669,6 +699,8 @@ export class N8nRest {
 export function keepFilesOnFailure(log: Log) {
 	let failed = false;
 	return {
+		/** Whether a tracked test body failed so far. */
+		anyFailed: (): boolean => failed,
 		track: (fn: () => Promise<void>) => async (): Promise<void> => {
 			try {
 				await fn();
@@ -690,13 +722,18 @@ export function keepFilesOnFailure(log: Log) {
 	};
 }
 
+/** Whether the end-to-end tests are skipped: ERP_SKIP_E2E=1, outside CI only. */
+export function e2eSkipped(): boolean {
+	return !process.env.CI && process.env.ERP_SKIP_E2E === '1';
+}
+
 /**
  * For the end-to-end test files, at load: whether to skip them (ERP_SKIP_E2E=1, outside CI, for
  * quick local loops only; said loudly), and when not, exit normally on SIGINT/SIGTERM (Ctrl-C,
  * the runner's timeout) so that the process groups of n8n and its commands are killed.
  */
 export function skipE2e(): boolean {
-	const skip = !process.env.CI && process.env.ERP_SKIP_E2E === '1';
+	const skip = e2eSkipped();
 	if (skip)
 		process.stderr.write(
 			'\n*** SKIPPED: end-to-end tests in real n8n (ERP_SKIP_E2E=1). CI never skips them. ***\n\n',
