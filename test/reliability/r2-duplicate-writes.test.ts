@@ -154,7 +154,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
 	await sandbox?.close();
-	printFigures(figures);
+	printFigures(SUITE, figures);
 });
 
 describe(SUITE, () => {

@@ -372,7 +372,7 @@ beforeAll(async () => {
 afterAll(async () => {
 	await trigger?.deactivate();
 	await sandbox?.close();
-	printFigures(figures);
+	printFigures(SUITE, figures);
 });
 
 describe(SUITE, () => {

@@ -16,8 +16,8 @@ import {
 	SIZE_LABEL,
 	atLeast,
 	exactly,
+	endedSuites,
 	printTable,
-	readSummary,
 	takeSummary,
 	verdict,
 } from './common';
@@ -59,13 +59,13 @@ function suitesInThisRun(): boolean {
 }
 
 /**
- * The figures of the five suites, once each has printed them (they run in other workers); a
- * suite that ended without printing (it crashed) leaves this waiting until the test's timeout.
+ * The figures of the five suites, once each has ended (they run in other workers); a suite that
+ * ended with no figure is then reported below as one that printed none.
  */
 async function figuresOfThisRun(): Promise<ReturnType<typeof takeSummary>> {
 	for (;;) {
-		const ran = new Set(readSummary().map((f) => f.suite));
-		if (SUITES.every((s) => ran.has(s))) return takeSummary();
+		const ended = new Set(endedSuites());
+		if (SUITES.every((s) => ended.has(s))) return takeSummary();
 		await new Promise((resolve) => setTimeout(resolve, 1000));
 	}
 }
