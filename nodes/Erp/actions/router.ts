@@ -2,12 +2,11 @@
 // 1. every item's parameters are read and checked, without any request (`prepare`);
 // 2. the items' requests are sent, in order.
 // So a wrong value in any item stops the node before anything reaches the ERP (with Continue On
-// Fail, that item becomes an error item and the others run). The per-item loop, pairing and
-// continue-on-fail handling live here only.
-import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+// Fail, that item becomes a failed item and the others run). The per-item loop and pairing live
+// here only; what a failed item becomes, by Settings › On Error, in failedItem.ts.
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
-import { erpErrorToJson } from '../../shared/transport';
 import * as apiRequest from './apiRequest/ApiRequest.resource';
 import * as article from './article/Article.resource';
 import * as client from './client/Client.resource';
@@ -18,6 +17,7 @@ import * as stockMovement from './stockMovement/StockMovement.resource';
 import { withDecimalAmounts } from './amounts';
 import type { ItemErp, Prepared } from './erp';
 import { erpFor } from './erp';
+import { failedItem } from './failedItem';
 
 /** Reads and checks one item's parameters (no request) and returns its request step. */
 type Operation = (this: IExecuteFunctions, itemIndex: number, erp: ItemErp) => Prepared;
@@ -48,22 +48,6 @@ const operations: Record<string, Record<string, Operation>> = {
 	generalLedger: { getAll: generalLedger.getAll.prepare },
 };
 
-/** The json of an error item: `error` (the message), `code` and `httpCode` of the API, details. */
-function errorJson(error: unknown): IDataObject {
-	const { message, ...facts } = erpErrorToJson(error);
-	return { error: message, ...facts };
-}
-
-/** The error as thrown when it is already a node error; anything else wrapped, with the item. */
-function asNodeError(
-	node: INode,
-	error: unknown,
-	itemIndex: number,
-): NodeApiError | NodeOperationError {
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
-	return new NodeOperationError(node, error as Error, { itemIndex });
-}
-
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operation = this.getNodeParameter('operation', 0) as string;
@@ -77,15 +61,14 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const items = this.getInputData();
 
 	// Pass 1: check every item.
-	const steps: Array<Prepared | IDataObject> = [];
+	const steps: Array<Prepared | INodeExecutionData> = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
 			// The item's Request Options are read (and checked) once, here; every call is bound to the item.
 			const erp = erpFor(this, itemIndex);
 			steps.push(withDecimalAmounts(this, itemIndex, prepare.call(this, itemIndex, erp)));
 		} catch (error) {
-			if (!this.continueOnFail()) throw asNodeError(this.getNode(), error, itemIndex);
-			steps.push(errorJson(error));
+			steps.push(failedItem(this, error, itemIndex));
 		}
 	}
 
@@ -94,7 +77,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		const step = steps[itemIndex];
 		if (typeof step !== 'function') {
-			returnData.push({ json: step, pairedItem: { item: itemIndex } });
+			returnData.push(step);
 			continue;
 		}
 		try {
@@ -103,8 +86,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 				returnData.push({ json, pairedItem: { item: itemIndex } });
 			}
 		} catch (error) {
-			if (!this.continueOnFail()) throw asNodeError(this.getNode(), error, itemIndex);
-			returnData.push({ json: errorJson(error), pairedItem: { item: itemIndex } });
+			returnData.push(failedItem(this, error, itemIndex));
 		}
 	}
 	return [returnData];
