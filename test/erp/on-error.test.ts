@@ -8,7 +8,8 @@
 // - Continue (using error output): only the failed item on the error output, with the input
 //   item's fields, `error` and the ERP's facts in `details`; the others on the success output.
 // Each output feeds a node that reads `$('Start').item`, so the pairing of every item (Get Many
-// returns two records per input item) is checked as a later node sees it.
+// and API Request's List Items return two records per input item) is checked as a later node
+// sees it.
 // Controls: what n8n-core does with the error item this node built before (it stays on the
 // success output) and with an item carrying `error` as an object (moved, but its json replaced).
 import assert from 'node:assert/strict';
@@ -33,6 +34,7 @@ import {
 	baselineParameters,
 	configureSandbox,
 	createBaselineRecords,
+	isList,
 	operations,
 } from './operations';
 import { PAIRED_ECHO_TYPE, START_REF, pairedEchoNode } from './pairedEcho';
@@ -98,7 +100,7 @@ function checkRun(
 	failure: Failure,
 ): void {
 	const at = `${name} (${mode})`;
-	const perItem = name.endsWith('.getAll') ? LIST_SIZE : 1;
+	const perItem = isList(name) ? LIST_SIZE : 1;
 	const succeeded = input.map((_, k) => k).filter((k) => k !== failed);
 	if (mode === 'stopWorkflow') {
 		assert.equal(result.success, false, `${at}: the execution should fail`);

@@ -25,6 +25,9 @@ function operationsOf(properties: INodeProperties[]): string[] {
 
 export const operations = operationsOf(loadNodeType(ERP).description.properties);
 
+/** Whether the operation's baseline answers `limit` records per input item. */
+export const isList = (name: string) => name.endsWith('.getAll') || name === 'apiRequest.send';
+
 /** The records the baselines point at (an article, a client, an invoice with plenty left to pay). */
 export type BaselineIds = Record<'article' | 'client' | 'invoice', string>;
 
@@ -33,7 +36,7 @@ const uniqueEmail = '={{ $json.ref.toLowerCase() + "@item-index.test" }}';
 
 /**
  * Parameters each operation succeeds with, per item, through `$json.ref` (a fresh value per item).
- * Lists read `limit` records (default 1).
+ * Lists (Get Many, and API Request › Send's List Items) read `limit` records (default 1).
  */
 export function baselineParameters(
 	name: string,
@@ -42,7 +45,7 @@ export function baselineParameters(
 ): INodeParameters {
 	const page = { returnAll: false, limit };
 	const baselines: Record<string, INodeParameters> = {
-		'apiRequest.send': { method: 'GET', path: '/articles', output: 'body' },
+		'apiRequest.send': { method: 'GET', path: '/articles', output: 'items', ...page },
 		'article.create': { reference: uniqueRef, designation: 'Item index', prix_ht: 100, tva: 2000 },
 		'article.findOrCreate': {
 			reference: uniqueRef,
