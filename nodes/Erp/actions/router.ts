@@ -18,6 +18,7 @@ import { withDecimalAmounts } from './amounts';
 import type { ItemErp, Prepared } from './erp';
 import { erpFor } from './erp';
 import { failedItem } from './failedItem';
+import { retryMemory } from './retries';
 
 /** Reads and checks one item's parameters (no request) and returns its request step. */
 type Operation = (this: IExecuteFunctions, itemIndex: number, erp: ItemErp) => Prepared;
@@ -61,31 +62,37 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const items = this.getInputData();
 
 	// Pass 1: check every item.
-	const steps: Array<Prepared | INodeExecutionData> = [];
+	const steps: Array<{ erp: ItemErp; send: Prepared } | { failed: INodeExecutionData }> = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
 			// The item's Request Options are read (and checked) once, here; every call is bound to the item.
 			const erp = erpFor(this, itemIndex);
-			steps.push(withDecimalAmounts(this, itemIndex, prepare.call(this, itemIndex, erp)));
+			const send = withDecimalAmounts(this, itemIndex, prepare.call(this, itemIndex, erp));
+			steps.push({ erp, send });
 		} catch (error) {
-			steps.push(failedItem(this, error, itemIndex));
+			steps.push({ failed: failedItem(this, error, itemIndex) });
 		}
 	}
 
-	// Pass 2: send.
+	// Pass 2: send (what an earlier try of Retry On Fail must not send again, is not: retries.ts).
+	const memory = items.length > 0 ? retryMemory(this) : undefined;
 	const returnData: INodeExecutionData[] = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		const step = steps[itemIndex];
-		if (typeof step !== 'function') {
-			returnData.push(step);
+		if ('failed' in step) {
+			returnData.push(step.failed);
 			continue;
 		}
+		const outcome = memory?.recall(itemIndex);
 		try {
-			const result = await step();
+			if (outcome && 'error' in outcome) throw outcome.error;
+			const result = outcome ? outcome.result : await step.send();
+			memory?.answered(itemIndex, result, step.erp.wrote);
 			for (const json of Array.isArray(result) ? result : [result]) {
 				returnData.push({ json, pairedItem: { item: itemIndex } });
 			}
 		} catch (error) {
+			if (!outcome) memory?.failed(itemIndex, error, step.erp.wrote);
 			returnData.push(failedItem(this, error, itemIndex));
 		}
 	}
