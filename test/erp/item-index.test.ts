@@ -15,6 +15,7 @@ import {
 	baselineParameters,
 	configureSandbox,
 	createBaselineRecords,
+	oneItemCost,
 	operations,
 } from './operations';
 import type { ErpTestEnv } from './setup';
@@ -50,13 +51,7 @@ function itemIndexOf(error: Error | undefined): unknown {
 
 /** Item 1 (then, as the control, item 0) refused by the API: the daily quota runs out. */
 async function refusedByQuota(name: string): Promise<void> {
-	// What item 0 alone costs, in requests (its baseline must succeed).
-	await configure({ dailyQuota: 100000 });
-	const before = (await env.stats()).requests;
-	const alone = await run(name, 1);
-	assert.equal(alone.success, true, `${name} baseline: ${alone.error?.message}`);
-	const cost = (await env.stats()).requests - before;
-	assert.ok(cost >= 1, `${name}: item 0 sent no request`);
+	const cost = await oneItemCost(env, name, async () => await run(name, 1));
 
 	// The quota allows exactly item 0's requests: item 1's first request gets 429.
 	await configure({ dailyQuota: cost });

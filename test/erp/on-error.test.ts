@@ -35,6 +35,7 @@ import {
 	configureSandbox,
 	createBaselineRecords,
 	isList,
+	oneItemCost,
 	operations,
 } from './operations';
 import { PAIRED_ECHO_TYPE, START_REF, pairedEchoNode } from './pairedEcho';
@@ -141,7 +142,9 @@ function checkRun(
 	assert.deepEqual(item.pairedItem, { item: failed }, `${at}: the failed item's pairing`);
 	assert.match(String(item.json.error), failure.message, at);
 	const facts =
-		mode === 'continueErrorOutput' ? (item.json.details as IDataObject) : (item.json as IDataObject);
+		mode === 'continueErrorOutput'
+			? (item.json.details as IDataObject)
+			: (item.json as IDataObject);
 	assert.equal(facts.httpCode, failure.httpCode, `${at}: httpCode ${JSON.stringify(item.json)}`);
 	assert.equal(facts.code === null, failure.httpCode === null, `${at}: code`);
 	const failureSeen = outputOf(result, mode === 'continueErrorOutput' ? 'Failure' : 'Success')
@@ -191,12 +194,11 @@ describe('On Error: every operation routes its failed items as n8n’s own nodes
 	test.each(operations)('%s: item 1 refused by the ERP (daily quota)', async (name) => {
 		const parameters = baselineParameters(name, ids, LIST_SIZE);
 		try {
-			// What item 0 alone costs, in requests.
-			await configureSandbox(env, { dailyQuota: 100000 });
-			const before = (await env.stats()).requests;
-			const alone = await runThrough(ERP, parameters, 'stopWorkflow', freshInput(1));
-			assert.equal(alone.success, true, `${name} baseline: ${alone.error?.message}`);
-			const cost = (await env.stats()).requests - before;
+			const cost = await oneItemCost(
+				env,
+				name,
+				async () => await runThrough(ERP, parameters, 'stopWorkflow', freshInput(1)),
+			);
 			for (const mode of MODES) {
 				// The quota allows exactly item 0's requests: item 1's first request gets 429.
 				await configureSandbox(env, { dailyQuota: cost });

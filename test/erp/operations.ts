@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import type { IDataObject, INodeParameters, INodeProperties } from 'n8n-workflow';
 
 import { loadNodeType } from '../harness';
+import type { RunWorkflowResult } from '../harness';
 import type { ErpTestEnv } from './setup';
 import { ERP, byId } from './setup';
 
@@ -38,11 +39,7 @@ const uniqueEmail = '={{ $json.ref.toLowerCase() + "@item-index.test" }}';
  * Parameters each operation succeeds with, per item, through `$json.ref` (a fresh value per item).
  * Lists (Get Many, and API Request › Send's List Items) read `limit` records (default 1).
  */
-export function baselineParameters(
-	name: string,
-	ids: BaselineIds,
-	limit = 1,
-): INodeParameters {
+export function baselineParameters(name: string, ids: BaselineIds, limit = 1): INodeParameters {
 	const page = { returnAll: false, limit };
 	const baselines: Record<string, INodeParameters> = {
 		'apiRequest.send': { method: 'GET', path: '/articles', output: 'items', ...page },
@@ -106,4 +103,23 @@ export async function createBaselineRecords(env: ErpTestEnv): Promise<BaselineId
 	});
 	assert.equal(invoice.status, 201, JSON.stringify(invoice.body));
 	return { article, client, invoice: String(invoice.body.id) };
+}
+
+/**
+ * What one item of `name` costs, in requests: `runOne` (one input item, which must succeed) is
+ * run under a daily quota that cannot run out, and the sandbox's requests counted. A test then
+ * sets the quota to this, so that a second item's first request is refused (429).
+ */
+export async function oneItemCost(
+	env: ErpTestEnv,
+	name: string,
+	runOne: () => Promise<RunWorkflowResult>,
+): Promise<number> {
+	await configureSandbox(env, { dailyQuota: 100000 });
+	const before = (await env.stats()).requests;
+	const alone = await runOne();
+	assert.equal(alone.success, true, `${name} baseline: ${alone.error?.message}`);
+	const cost = (await env.stats()).requests - before;
+	assert.ok(cost >= 1, `${name}: item 0 sent no request`);
+	return cost;
 }
