@@ -121,12 +121,21 @@ export async function scheduledPoll(
 
 /**
  * "Fetch Test Event": the most recent item, read from the whole list; nothing saved or changed.
+ * When there is none, an error that says why (the list is empty, or nothing in it is an item of
+ * this watch), rather than an empty result the editor cannot explain.
  */
 export async function manualPoll(
 	context: IPollFunctions,
 	settings: PollSettings,
-): Promise<IDataObject | undefined> {
+): Promise<IDataObject> {
 	const { watch } = settings;
 	const read = await readSince(context, watch, undefined, undefined);
-	return await watch.latest(context, read.items, settings.options);
+	const latest = await watch.latest(context, read.items, settings.options);
+	if (latest !== undefined) return latest;
+	throw new NodeOperationError(context.getNode(), `No ${watch.label} item to show yet`, {
+		description:
+			read.items.length === 0
+				? `The ERP's list ${watch.path} is empty. Fetch Test Event shows the most recent item once there is one.`
+				: `None of the ${read.items.length} records of the ERP's list ${watch.path} is a ${watch.label} item yet. Fetch Test Event shows the most recent one once there is one.`,
+	});
 }

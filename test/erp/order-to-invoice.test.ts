@@ -80,28 +80,41 @@ test('order to paid invoice in one workflow run', async () => {
 
 /**
  * What the example's answers to the shop read (examples/order-to-invoice.json): its ERP nodes
- * continue on error, and *Fix the order?* tells a bad order (our node's message, `Invalid value
- * for "…"`, with no httpCode) from a temporary failure (e.g. httpCode 429) on the error item.
+ * continue on their error output, and *Fix the order?* tells a bad order (our node's message,
+ * `Invalid value for "…"`, with no httpCode) from a temporary failure (e.g. httpCode 429) on the
+ * failed item, which carries the ERP's facts in `details`.
  */
 test('the error items the example answers the shop from: a bad order, then the rate limit', async () => {
 	const example = loadExample(EXAMPLE_IDS.orderToInvoice);
 	const erpNodes = example.nodes.filter((n) => n.type === ERP);
 	assert.deepEqual(
 		erpNodes.map((n) => [n.name, n.onError]),
-		orderToInvoiceNodes().map((n) => [n.name, 'continueRegularOutput']),
+		orderToInvoiceNodes().map((n) => [n.name, 'continueErrorOutput']),
 	);
 	const check = example.nodes.find((n) => n.name === 'Fix the order?')!;
 	assert.match(JSON.stringify(check.parameters), /Invalid value for/);
+	assert.match(JSON.stringify(check.parameters), /\$json\.details\.httpCode/);
+	for (const { name } of erpNodes) {
+		const { main } = example.connections[name] as { main: Array<Array<{ node: string }>> };
+		assert.deepEqual(
+			main[1]?.map((c) => c.node),
+			['Fix the order?'],
+			`${name}: its error output goes to Fix the order?`,
+		);
+	}
 
 	const nodes = orderToInvoiceNodes().map((n) => ({
 		...n,
-		onError: 'continueRegularOutput' as const,
+		onError: 'continueErrorOutput' as const,
 	}));
-	const failed = async (order: BurstOrder, node: string) => {
+	/** The failed item on `node`'s error output, and its ERP facts. */
+	const failed = async (order: BurstOrder, node: string): Promise<IDataObject> => {
 		const result = await env.runNodes(nodes, { input: [mapOrder(order)] });
 		assert.equal(result.success, true, result.error?.message);
-		const [item] = result.output(node);
-		return item;
+		assert.deepEqual(result.output(node, 0), [], `${node}: nothing on the success output`);
+		const [item] = result.output(node, 1);
+		const facts: IDataObject = { ...(item.details as IDataObject), error: item.error };
+		return facts;
 	};
 	const order: BurstOrder = {
 		order_number: 'WEB-2026-0099',
@@ -146,31 +159,4 @@ test('the error items the example answers the shop from: a bad order, then the r
 	assert.equal(busy.httpCode, 429);
 	assert.equal(busy.code, 'rate_limited');
 	assert.match(String(busy.error), /Max Rate-Limit Wait/);
-});
-
-/**
- * Why the example continues on the regular output: under "Continue (using error output)", n8n-core
- * sends an item to the error output only when its json holds nothing but error/message/details
- * (WorkflowExecute.handleNodeErrorOutput); the ERP node's error items also hold code and httpCode,
- * so they come out of the success output. examples/README.md says so; this test keeps it true.
- */
-test('under "Continue (using error output)" the ERP node\'s error item comes out of the success output', async () => {
-	const result = await env.runNodes([
-		{
-			name: 'ERP',
-			onError: 'continueErrorOutput',
-			parameters: {
-				resource: 'client',
-				operation: 'findOrCreate',
-				email: 'not-an-email',
-				nom: 'X',
-				additionalFields: {},
-			},
-		},
-	]);
-	assert.equal(result.success, true, result.error?.message);
-	const [success] = result.output('ERP', 0);
-	assert.match(String(success.error), /^Invalid value for "Email"/);
-	assert.deepEqual(Object.keys(success).sort(), ['code', 'error', 'httpCode']);
-	assert.deepEqual(result.output('ERP', 1), []);
 });

@@ -29,6 +29,8 @@ export interface ItemErp {
 	readonly itemIndex: number;
 	/** The item's Request Options, checked (read once). */
 	readonly settings: ErpRequestSettings;
+	/** Whether a request other than a GET was sent (or about to be) for the item. */
+	readonly wrote: boolean;
 	request(request: ItemRequest): Promise<IDataObject>;
 	response(request: ItemRequest): Promise<{ statusCode: number; body: unknown }>;
 	paginate(path: string, qs: IDataObject, options?: PageOptions): AsyncGenerator<IDataObject[]>;
@@ -49,13 +51,20 @@ export interface ItemErp {
  */
 export function erpFor(ctx: IExecuteFunctions, itemIndex: number): ItemErp {
 	const settings = getRequestSettings(ctx, itemIndex);
+	let wrote = false;
+	const sending = (request: ItemRequest): ErpRequest => {
+		if (request.method !== 'GET') wrote = true;
+		return { ...request, itemIndex };
+	};
 	return {
 		itemIndex,
 		settings,
+		get wrote() {
+			return wrote;
+		},
 		request: async (request) =>
-			(await erpApiRequest.call(ctx, { ...request, itemIndex }, settings)) as IDataObject,
-		response: async (request) =>
-			await erpApiResponse.call(ctx, { ...request, itemIndex }, settings),
+			(await erpApiRequest.call(ctx, sending(request), settings)) as IDataObject,
+		response: async (request) => await erpApiResponse.call(ctx, sending(request), settings),
 		paginate: (path, qs, options = {}) =>
 			erpPaginate.call(ctx, path, qs, { ...options, itemIndex }, settings),
 		getMany: async (path, qs, options) =>
