@@ -256,6 +256,8 @@ export const controlConfigSchema = z.object({
 	dailyQuota: z.int().min(1).optional(),
 	maxPageSize: z.int().min(1).max(100).optional(),
 	rateLimitHeaders: z.enum(RATE_LIMIT_HEADER_DIALECTS).optional(),
+	idempotencyKeys: z.enum(['keep', 'ignore']).optional(),
+	listFilters: z.enum(['apply', 'ignore']).optional(),
 	conventions: z
 		.object({
 			cursorParam: z.string().min(1).optional(),
