@@ -16,7 +16,7 @@ import type {
 import { Workflow } from 'n8n-workflow';
 
 import { DEMO_KEYS, sandboxStats, startSandbox } from '../../sandbox';
-import type { SandboxHandle, SandboxStats } from '../../sandbox';
+import type { SandboxHandle, SandboxOptions, SandboxStats } from '../../sandbox';
 import type { NodeSpec, RunWorkflowResult } from '../harness';
 import { TestCredentials, credentialRef, runWorkflow, scanError, scanOutput } from '../harness';
 import { createAdditionalData } from '../harness/additional-data';
@@ -68,10 +68,10 @@ let workflowCounter = 0;
  * The test file's ERP test environment: started before its first test, closed after its last.
  * Jest only (it registers the hooks where it is called).
  */
-export function useErpTestEnv(): ErpTestEnv {
+export function useErpTestEnv(options: SandboxOptions = {}): ErpTestEnv {
 	let env: ErpTestEnv | undefined;
 	beforeAll(async () => {
-		env = await startErpTestEnv();
+		env = await startErpTestEnv(options);
 	});
 	afterAll(async () => {
 		await env?.close();
@@ -84,8 +84,8 @@ export function useErpTestEnv(): ErpTestEnv {
 	});
 }
 
-export async function startErpTestEnv(): Promise<ErpTestEnv> {
-	const sandbox = await startSandbox({ port: 0 });
+export async function startErpTestEnv(options: SandboxOptions = {}): Promise<ErpTestEnv> {
+	const sandbox = await startSandbox({ ...options, port: 0 });
 	const credentials = new TestCredentials({
 		erpApi: { apiKey: DEMO_KEYS.full, environment: 'sandbox', baseUrl: sandbox.baseUrl },
 	});
