@@ -10,6 +10,8 @@ import { test } from '@jest/globals';
 import type { IDataObject } from 'n8n-workflow';
 
 import { EXAMPLE_IDS, loadExample } from '../../scripts/examples';
+import { newSandboxKey } from '../../sandbox';
+import { runWorkflow, TestCredentials } from '../harness';
 import type { BurstOrder } from '../../scripts/order-burst';
 import { mapOrder, orderToInvoiceNodes } from '../transport/order-burst';
 import { ERP, useErpTestEnv } from './setup';
@@ -173,4 +175,75 @@ test('under "Continue (using error output)" the ERP node\'s error item comes out
 	assert.match(String(success.error), /^Invalid value for "Email"/);
 	assert.deepEqual(Object.keys(success).sort(), ['code', 'error', 'httpCode']);
 	assert.deepEqual(result.output('ERP', 1), []);
+});
+
+/**
+ * The example's ERP nodes against an ERP that ignores Idempotency-Key: the same order sent again
+ * gives the same invoice and settlement back; the same order number with another quantity is the
+ * error item *Already invoiced?* sends to the 409 answer. Nothing is written twice.
+ */
+test('the same order again, then changed, against an ERP ignoring Idempotency-Key: one invoice, one settlement, a 409 item', async () => {
+	await fetch(`${env.sandbox.url}/_sandbox/reset`, { method: 'POST' });
+	await fetch(`${env.sandbox.url}/_sandbox/config`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ idempotencyKeys: 'ignore' }),
+	});
+	const order: BurstOrder = {
+		order_number: '1042',
+		financial_status: 'paid',
+		customer: { email: 'resend@shop.example', name: 'Re Send' },
+		line_items: [{ sku: 'REF-000001', quantity: 2 }],
+	};
+	const nodes = orderToInvoiceNodes().map((n) => ({
+		...n,
+		onError: 'continueRegularOutput' as const,
+	}));
+	// A key of its own: the process's pacing remembers the hour-long window the test above set.
+	const key = await newSandboxKey(env.sandbox.url, [
+		'clients:read',
+		'clients:write',
+		'articles:read',
+		'factures:read',
+		'factures:write',
+	]);
+	const credentials = new TestCredentials({
+		erpApi: { apiKey: key, environment: 'sandbox', baseUrl: env.sandbox.baseUrl },
+	});
+	const runNodes = async (list: typeof nodes, o: BurstOrder) =>
+		await runWorkflow({
+			nodes: list,
+			input: [mapOrder(o)],
+			credentials,
+			workflowId: 'example-1042',
+		});
+	const run = async (o: BurstOrder) => {
+		const result = await runNodes(nodes, o);
+		assert.equal(result.success, true, result.error?.message);
+		return result;
+	};
+	const first = await run(order);
+	const again = await run(order);
+	assert.equal(again.output('Issue invoice')[0].already_issued, true);
+	assert.equal(again.output('Issue invoice')[0].id, first.output('Issue invoice')[0].id);
+	assert.equal(again.output('Record settlement')[0].already_recorded, true);
+	assert.equal(again.output('Record settlement')[0].id, first.output('Record settlement')[0].id);
+
+	const changed = await runNodes(nodes.slice(0, 2), {
+		...order,
+		line_items: [{ sku: 'REF-000001', quantity: 3 }],
+	});
+	const [conflict] = changed.output('Issue invoice');
+	assert.equal(conflict.code, 'reference_conflict');
+	assert.match(
+		String(conflict.error),
+		/quantity of REF-000001 \(art_\d+\): 2 on the invoice, 3 here/,
+	);
+	const example = loadExample(EXAMPLE_IDS.orderToInvoice);
+	const check = example.nodes.find((n) => n.name === 'Already invoiced?')!;
+	assert.match(JSON.stringify(check.parameters), /'reference_conflict'/);
+
+	const invoices = (await env.list('/factures?reference_externe=1042')).length;
+	const settlements = (await env.list('/reglements?reference=Order%201042')).length;
+	assert.deepEqual([invoices, settlements], [1, 1]);
 });
