@@ -304,6 +304,12 @@ export const faultSchema = z.discriminatedUnion('kind', [
 	z.object({ kind: z.literal('slow'), ms: z.int().min(0).max(600000), ...faultCommon }),
 	z.object({ kind: z.literal('badBody'), ...faultCommon }),
 	z.object({
+		kind: z.literal('barrier'),
+		parties: z.int().min(2).max(100),
+		timeoutMs: z.int().min(1).max(600000).default(10000),
+		...faultCommon,
+	}),
+	z.object({
 		kind: z.literal('failAfterCommit'),
 		status: z.int().min(400).max(599).default(500),
 		...faultCommon,

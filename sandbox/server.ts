@@ -175,6 +175,21 @@ export class App {
 		this.webhooks.close();
 	}
 
+	/** Requests held by a `barrier` fault, per fault, until `parties` of them are waiting. */
+	private readonly held = new Map<object, Array<() => void>>();
+
+	/** Holds this request until `parties` requests wait at the fault (or `timeoutMs`), then lets all go. */
+	private async barrier(fault: { parties: number; timeoutMs: number }): Promise<void> {
+		const waiting = this.held.get(fault) ?? [];
+		this.held.set(fault, waiting);
+		const released = new Promise<void>((resolve) => waiting.push(resolve));
+		if (waiting.length >= fault.parties) {
+			this.held.delete(fault);
+			for (const release of waiting) release();
+		}
+		await Promise.race([released, this.sleep(fault.timeoutMs)]);
+	}
+
 	private sleep(ms: number): Promise<void> {
 		return new Promise((resolve) => {
 			const t = setTimeout(() => {
@@ -298,6 +313,7 @@ export class App {
 			return undefined;
 		}
 		if (fault?.kind === 'slow') await this.sleep(fault.ms);
+		if (fault?.kind === 'barrier') await this.barrier(fault);
 		if (fault?.kind === 'status') return withLimits(injected(fault.status));
 		if (fault?.kind === 'badBody') {
 			this.stats.countStatus(200);

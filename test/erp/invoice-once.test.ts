@@ -261,15 +261,24 @@ describe('two executions at once for one order', () => {
 		assert.equal((await invoicesFor()).length, 1);
 	});
 
+	/** Both lookups held until both arrived: the two executions look before either writes. */
+	const lookTogether = {
+		kind: 'barrier',
+		parties: 2,
+		count: 2,
+		methods: ['GET'],
+		paths: ['/factures'],
+	};
+
 	test('measured: two processes (two base URLs, so nothing shared) against an ERP ignoring the key: two invoices', async () => {
-		await faults(slowLookups);
+		await faults(lookTogether);
 		await twoAtOnce(['127.0.0.1', 'localhost']);
 		assert.equal((await invoicesFor()).length, 2);
 	});
 
 	test('two processes against an ERP keeping the key: one invoice (the automatic key is the same)', async () => {
 		await configure({ idempotencyKeys: 'keep' });
-		await faults(slowLookups);
+		await faults(lookTogether);
 		const results = await twoAtOnce(['127.0.0.1', 'localhost']);
 		for (const r of results) assert.equal(r.success, true, r.error?.message);
 		assert.equal((await invoicesFor()).length, 1);

@@ -111,3 +111,34 @@ describe('GET /reglements', () => {
 		assert.ok(all.json.data.length > 2, 'the seeded settlements too');
 	});
 });
+
+describe('barrier fault', () => {
+	it('holds matching requests until `parties` of them wait, then answers them all; a lone one goes at timeoutMs', async () => {
+		await control(sandbox.url, 'faults', {
+			faults: [
+				{
+					kind: 'barrier',
+					parties: 2,
+					count: 3,
+					timeoutMs: 200,
+					methods: ['GET'],
+					paths: ['/factures'],
+				},
+			],
+		});
+		const order: string[] = [];
+		const first = api('GET', '/factures').then((a) => order.push(`first ${a.status}`));
+		// The first is held: another request, not matching, goes through before it.
+		assert.equal((await api('GET', '/clients')).status, 200);
+		order.push('clients');
+		await Promise.all([
+			first,
+			api('GET', '/factures').then((a) => order.push(`second ${a.status}`)),
+		]);
+		assert.deepEqual(order.slice(0, 1), ['clients']);
+		assert.deepEqual(order.slice(1).sort(), ['first 200', 'second 200']);
+		// The third matching request waits alone, until the timeout.
+		assert.equal((await api('GET', '/factures')).status, 200);
+		assert.deepEqual((await control(sandbox.url, 'stats')).json.faults, { barrier: 3 });
+	});
+});

@@ -96,19 +96,22 @@ const properties: INodeProperties[] = [
 			'The invoice lines as a JSON array; other keys of a line are ignored, and each distinct reference is looked up once',
 		displayOptions: { show: { linesMode: ['json'] } },
 	},
-	additionalFields([
-		dateField('Date', 'date', 'Invoice date (API field date); today when empty'),
-		{
-			displayName: 'External Reference',
-			name: 'reference_externe',
-			type: 'string',
-			default: '',
-			placeholder: 'e.g. order #1042',
-			description:
-				'Your own reference for the invoice, for example the e-commerce order number (API field reference_externe)',
-			hint: "Set it to the order number: the node then issues at most one invoice per reference, even on a retry, a re-run or a changed order, whatever the ERP does with Idempotency-Key. Without it, only the ERP's Idempotency-Key guards against a second invoice.",
-		},
-	]),
+	{
+		...additionalFields([
+			dateField('Date', 'date', 'Invoice date (API field date); today when empty'),
+			{
+				displayName: 'External Reference',
+				name: 'reference_externe',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. order #1042',
+				description:
+					'Your own reference for the invoice, for example the e-commerce order number (API field reference_externe)',
+				hint: "Set it to the order number: the node then issues at most one invoice per reference, even on a retry, a re-run or a changed order, whatever the ERP does with Idempotency-Key. Without it, only the ERP's Idempotency-Key guards against a second invoice.",
+			},
+		]),
+		hint: 'Add External Reference (the order number) so that an order never gets two invoices, even where the ERP ignores Idempotency-Key',
+	},
 	optionsCollection([
 		{
 			displayName: 'Check for an Existing Invoice',

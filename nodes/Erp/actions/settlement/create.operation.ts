@@ -42,18 +42,21 @@ const properties: INodeProperties[] = [
 			{ name: 'Direct Debit (Prelevement)', value: 'prelevement' },
 		],
 	},
-	additionalFields([
-		dateField('Date', 'date', 'Date of the payment (API field date); today when empty'),
-		{
-			displayName: 'Reference',
-			name: 'reference',
-			type: 'string',
-			default: '',
-			placeholder: 'e.g. bank transaction ID',
-			description: 'Your reference for the payment (API field reference)',
-			hint: 'Set it to the payment or order number: the node then records a payment at most once per invoice, even on a retry, a re-run or a changed order, whatever the ERP does with Idempotency-Key. Two real payments of the same invoice need two references.',
-		},
-	]),
+	{
+		...additionalFields([
+			dateField('Date', 'date', 'Date of the payment (API field date); today when empty'),
+			{
+				displayName: 'Reference',
+				name: 'reference',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. bank transaction ID',
+				description: 'Your reference for the payment (API field reference)',
+				hint: 'Set it to the payment or order number: the node then records a payment at most once per invoice, even on a retry, a re-run or a changed order, whatever the ERP does with Idempotency-Key. Two real payments of the same invoice need two references.',
+			},
+		]),
+		hint: 'Add Reference (the payment or order number) so that a payment is never recorded twice, even where the ERP ignores Idempotency-Key',
+	},
 	optionsCollection([
 		{
 			displayName: 'Check for an Existing Settlement',
