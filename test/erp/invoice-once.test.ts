@@ -9,7 +9,7 @@ import { beforeAll, beforeEach, describe, test } from '@jest/globals';
 
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { control, DEMO_KEYS, sandboxRequests } from '../../sandbox';
+import { DEMO_KEYS, sandboxRequests } from '../../sandbox';
 import { runWorkflow, TestCredentials } from '../harness';
 import { byId, byReference, ERP, useErpTestEnv } from './setup';
 
@@ -29,15 +29,8 @@ beforeEach(async () => {
 	reference = `ORDER-${Math.random().toString(36).slice(2, 8)}`;
 });
 
-async function configure(config: IDataObject): Promise<void> {
-	const answer = await control(env.sandbox.url, 'config', config);
-	assert.equal(answer.status, 200, answer.text);
-}
-
-async function faults(...list: IDataObject[]): Promise<void> {
-	const answer = await control(env.sandbox.url, 'faults', { faults: list });
-	assert.equal(answer.status, 200, answer.text);
-}
+const configure = async (config: IDataObject) => await env.control('config', config);
+const faults = async (...list: IDataObject[]) => await env.control('faults', { faults: list });
 
 const committedThen502 = {
 	kind: 'failAfterCommit',

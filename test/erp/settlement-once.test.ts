@@ -9,22 +9,14 @@ import { beforeEach, describe, test } from '@jest/globals';
 
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { control } from '../../sandbox';
 import { byId, useErpTestEnv } from './setup';
 
 const env = useErpTestEnv({ rateLimit: false });
 let invoice: IDataObject;
 let reference: string;
 
-async function configure(config: IDataObject): Promise<void> {
-	const answer = await control(env.sandbox.url, 'config', config);
-	assert.equal(answer.status, 200, answer.text);
-}
-
-async function faults(...list: IDataObject[]): Promise<void> {
-	const answer = await control(env.sandbox.url, 'faults', { faults: list });
-	assert.equal(answer.status, 200, answer.text);
-}
+const configure = async (config: IDataObject) => await env.control('config', config);
+const faults = async (...list: IDataObject[]) => await env.control('faults', { faults: list });
 
 beforeEach(async () => {
 	await env.reset();

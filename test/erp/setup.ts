@@ -15,7 +15,7 @@ import type {
 } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
-import { DEMO_KEYS, sandboxStats, startSandbox } from '../../sandbox';
+import { control, DEMO_KEYS, sandboxStats, startSandbox } from '../../sandbox';
 import type { SandboxHandle, SandboxOptions, SandboxStats } from '../../sandbox';
 import type { NodeSpec, RunWorkflowResult } from '../harness';
 import { TestCredentials, credentialRef, runWorkflow, scanError, scanOutput } from '../harness';
@@ -51,6 +51,8 @@ export interface ErpTestEnv {
 	stats(): Promise<Stats>;
 	/** Re-seeds the sandbox (data, stats, idempotency). */
 	reset(): Promise<void>;
+	/** A control call (`POST /_sandbox/<path>`, e.g. `config`, `faults`), which must answer 200. */
+	control(path: string, body: IDataObject): Promise<void>;
 	/** Calls a list-search method of the node as the editor does. */
 	listSearch(
 		method: string,
@@ -170,6 +172,10 @@ export async function startErpTestEnv(options: SandboxOptions = {}): Promise<Erp
 		async reset() {
 			const response = await fetch(`${sandbox.url}/_sandbox/reset`, { method: 'POST' });
 			assert.equal(response.status, 200);
+		},
+		async control(path, body) {
+			const answer = await control(sandbox.url, path, body);
+			assert.equal(answer.status, 200, answer.text);
 		},
 		listSearch: async (method, filter, paginationToken) =>
 			await callMethod<INodeListSearchResult>('listSearch', method, { authentication: 'apiKey' }, [

@@ -100,7 +100,62 @@ export async function findInList(
 	throw outcome.error;
 }
 
-/** The differences as one sentence: "client: …; quantity of REF-1: …". */
-export function describeDifferences(differences: Difference[]): string {
-	return differences.map((d) => d.message).join('; ');
+/** What a write looks for before it writes, and how the messages name it. */
+export interface Lookup {
+	/** The list read: path, filters, and the test every record of it gets. */
+	path: string;
+	qs: IDataObject;
+	matches: (record: IDataObject) => boolean;
+	/** "invoice list", "settlement list". */
+	list: string;
+	/** What the lookup answers: 'an invoice with External Reference "1042" was already issued'. */
+	question: string;
+	/** What it stops: "a second invoice for the same order". */
+	twice: string;
+	/** The option that turns the check off, as a path of labels. */
+	option: string;
+	/** "Nothing was issued." */
+	nothing: string;
+}
+
+/**
+ * The record `lookup` finds (findInList), or undefined. A list that is not there is the error
+ * `no_list_to_check`, naming the option: never a write without the check, in silence.
+ */
+export async function findWritten(
+	ctx: IExecuteFunctions,
+	erp: ItemErp,
+	lookup: Lookup,
+): Promise<IDataObject | undefined> {
+	const noList = (status: number) =>
+		codedError(
+			ctx,
+			erp.itemIndex,
+			WRITE_ONCE_CODES.noList,
+			`The ERP has no ${lookup.list} to look in (GET ${lookup.path} answered ${status}), so the node cannot check whether ${lookup.question}. ${lookup.nothing}`,
+			`Without that check, only the ERP's Idempotency-Key can stop ${lookup.twice}, and the ERP's specification does not promise it. If your ERP keeps Idempotency-Key, or you accept the risk, turn off ${lookup.option}.`,
+		);
+	return await findInList(erp, lookup.path, lookup.qs, lookup.matches, noList);
+}
+
+/**
+ * The error `reference_conflict`: `record` (a detail naming the record found) already holds the
+ * reference, with these differences.
+ */
+export function conflictError(
+	ctx: IExecuteFunctions,
+	erp: ItemErp,
+	lookup: Pick<Lookup, 'nothing'>,
+	text: { found: string; description: string; record: IDataObject },
+	differences: Difference[],
+): NodeOperationError {
+	const listed = differences.map((d) => d.message).join('; ');
+	return codedError(
+		ctx,
+		erp.itemIndex,
+		WRITE_ONCE_CODES.conflict,
+		`${text.found}: ${listed}. ${lookup.nothing}`,
+		text.description,
+		[text.record, ...differences],
+	);
 }

@@ -4,14 +4,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { ItemErp } from '../erp';
-import type { Difference } from '../writeOnce';
-import {
-	codedError,
-	describeDifferences,
-	findInList,
-	oneAtATime,
-	WRITE_ONCE_CODES,
-} from '../writeOnce';
+import type { Difference, Lookup } from '../writeOnce';
+import { conflictError, findWritten, oneAtATime } from '../writeOnce';
 
 /** The option's label, as the messages name it. */
 export const CHECK_OPTION = 'Options › Check for an Existing Invoice';
@@ -101,23 +95,18 @@ export async function issueOnce(
 	body: IDataObject,
 ): Promise<IDataObject> {
 	const reference = String(body.reference_externe);
-	const { itemIndex } = erp;
-	const noList = (status: number) =>
-		codedError(
-			ctx,
-			itemIndex,
-			WRITE_ONCE_CODES.noList,
-			`The ERP has no invoice list to look in (GET /factures answered ${status}), so the node cannot check whether an invoice with External Reference "${reference}" was already issued. Nothing was issued.`,
-			`Without that check, only the ERP's Idempotency-Key can stop a second invoice for the same order, and the ERP's specification does not promise it. If your ERP keeps Idempotency-Key, or you accept the risk, turn off ${CHECK_OPTION}.`,
-		);
+	const lookup: Lookup = {
+		path: '/factures',
+		qs: { reference_externe: reference },
+		matches: (invoice) => invoice.reference_externe === reference,
+		list: 'invoice list',
+		question: `an invoice with External Reference "${reference}" was already issued`,
+		twice: 'a second invoice for the same order',
+		option: CHECK_OPTION,
+		nothing: 'Nothing was issued.',
+	};
 	return await oneAtATime(ctx, erp, `invoice\n${reference}`, async () => {
-		const found = await findInList(
-			erp,
-			'/factures',
-			{ reference_externe: reference },
-			(invoice) => invoice.reference_externe === reference,
-			noList,
-		);
+		const found = await findWritten(ctx, erp, lookup);
 		if (!found) {
 			const created = await erp.request({ method: 'POST', path: '/factures', body });
 			return { ...created, already_issued: false };
@@ -125,21 +114,21 @@ export async function issueOnce(
 		const differences = invoiceDifferences(found, body);
 		if (differences.length === 0) return { ...found, already_issued: true };
 		const named = `${String(found.numero)} (${String(found.id)})`;
-		throw codedError(
+		throw conflictError(
 			ctx,
-			itemIndex,
-			WRITE_ONCE_CODES.conflict,
-			`Invoice ${named} already has External Reference "${reference}", for another order: ${describeDifferences(differences)}. Nothing was issued.`,
-			`An External Reference names one order, and this one changed since its invoice was issued (or the reference was used for another order). Correct invoice ${named} in the ERP, or give this order its own reference. To issue a second invoice anyway, turn off ${CHECK_OPTION}.`,
-			[
-				{
+			erp,
+			lookup,
+			{
+				found: `Invoice ${named} already has External Reference "${reference}", for another order`,
+				description: `An External Reference names one order, and this one changed since its invoice was issued (or the reference was used for another order). Correct invoice ${named} in the ERP, or give this order its own reference. To issue a second invoice anyway, turn off ${CHECK_OPTION}.`,
+				record: {
 					field: 'reference_externe',
 					message: `Already used by invoice ${named}`,
 					id: found.id,
 					numero: found.numero,
 				},
-				...differences,
-			],
+			},
+			differences,
 		);
 	});
 }

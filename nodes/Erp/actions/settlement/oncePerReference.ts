@@ -5,14 +5,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { ItemErp } from '../erp';
-import type { Difference } from '../writeOnce';
-import {
-	codedError,
-	describeDifferences,
-	findInList,
-	oneAtATime,
-	WRITE_ONCE_CODES,
-} from '../writeOnce';
+import type { Difference, Lookup } from '../writeOnce';
+import { codedError, conflictError, findWritten, oneAtATime, WRITE_ONCE_CODES } from '../writeOnce';
 
 /** The options' labels, as the messages name them. */
 export const CHECK_OPTION = 'Options › Check for an Existing Settlement';
@@ -73,39 +67,35 @@ export async function recordOnce(
 		const named = `${String(invoice.numero ?? factureId)} (${factureId})`;
 		const reference = body.reference === undefined ? undefined : String(body.reference);
 		if (checks.checkExisting && reference !== undefined && mayHaveSettlements(invoice)) {
-			const noList = (status: number) =>
-				codedError(
-					ctx,
-					itemIndex,
-					WRITE_ONCE_CODES.noList,
-					`The ERP has no settlement list to look in (GET /reglements answered ${status}), so the node cannot check whether the settlement "${reference}" was already recorded on invoice ${named}. Nothing was recorded.`,
-					`Without that check, only the ERP's Idempotency-Key can stop a second settlement of the same payment, and the ERP's specification does not promise it. If your ERP keeps Idempotency-Key, or you accept the risk, turn off ${CHECK_OPTION}.`,
-				);
-			const found = await findInList(
-				erp,
-				'/reglements',
-				{ facture_id: factureId, reference },
-				(r) => String(r.facture_id) === factureId && r.reference === reference,
-				noList,
-			);
+			const lookup: Lookup = {
+				path: '/reglements',
+				qs: { facture_id: factureId, reference },
+				matches: (r) => String(r.facture_id) === factureId && r.reference === reference,
+				list: 'settlement list',
+				question: `the settlement "${reference}" was already recorded on invoice ${named}`,
+				twice: 'a second settlement of the same payment',
+				option: CHECK_OPTION,
+				nothing: 'Nothing was recorded.',
+			};
+			const found = await findWritten(ctx, erp, lookup);
 			if (found) {
 				const differences = settlementDifferences(found, body);
 				if (differences.length === 0) return { ...found, already_recorded: true };
-				throw codedError(
+				throw conflictError(
 					ctx,
-					itemIndex,
-					WRITE_ONCE_CODES.conflict,
-					`Settlement ${String(found.id)} with Reference "${reference}" is already recorded on invoice ${named}, for another payment: ${describeDifferences(differences)}. Nothing was recorded.`,
-					`A Reference names one payment. Check the settlements of invoice ${named} in the ERP, or give this payment its own reference. To record it anyway, turn off ${CHECK_OPTION}.`,
-					[
-						{
+					erp,
+					lookup,
+					{
+						found: `Settlement ${String(found.id)} with Reference "${reference}" is already recorded on invoice ${named}, for another payment`,
+						description: `A Reference names one payment. Check the settlements of invoice ${named} in the ERP, or give this payment its own reference. To record it anyway, turn off ${CHECK_OPTION}.`,
+						record: {
 							field: 'reference',
 							message: `Already recorded as settlement ${String(found.id)} on invoice ${named}`,
 							id: found.id,
 							facture_id: factureId,
 						},
-						...differences,
-					],
+					},
+					differences,
 				);
 			}
 		}
