@@ -10,6 +10,7 @@
  * - the same order number with another quantity: a reference_conflict item, still one invoice.
  * The settlement is half the invoice, so that a second one of the same payment would fit.
  * Each against the control workflow, the same with the checks turned off, which makes two.
+ * And the order example answers the shop 409, naming the invoice, for a changed order.
  *
  * Escape hatch for quick local loops only: ERP_SKIP_E2E=1 skips this file (never in CI).
  */
@@ -17,7 +18,7 @@ import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 
 import { control } from '../../sandbox';
-import { SANDBOX_CREDENTIAL } from '../../scripts/examples';
+import { EXAMPLE_IDS, loadExample, SANDBOX_CREDENTIAL } from '../../scripts/examples';
 import { N8N_VERSION } from '../../scripts/n8n-env';
 import { keepFilesOnFailure, skipE2e } from '../../scripts/n8n-instance';
 import { expectCount } from './count';
@@ -33,6 +34,7 @@ const FLOWS = {
 type Flow = (typeof FLOWS)[keyof typeof FLOWS];
 
 const retry = { retryOnFail: true, maxTries: 3, waitBetweenTries: 1000 };
+const example = loadExample(EXAMPLE_IDS.orderToInvoice);
 
 function orderWorkflow(flow: Flow) {
 	const erpNode = (name: string, parameters: Record<string, unknown>) => ({
@@ -93,9 +95,10 @@ function orderWorkflow(flow: Flow) {
 			log,
 			files,
 			sandbox: { idempotencyKeys: 'ignore', rateLimit: false },
-			workflows: () => [orderWorkflow(FLOWS.guarded), orderWorkflow(FLOWS.control)],
+			workflows: () => [orderWorkflow(FLOWS.guarded), orderWorkflow(FLOWS.control), example],
 		});
 		for (const flow of Object.values(FLOWS)) await e2e.rest.activate(flow.id);
+		await e2e.rest.activate(example.id);
 		clientId = String((await erp(e2e.sandbox, '/clients?limit=1')).data[0].id);
 	}, 75 * MINUTE);
 
@@ -228,4 +231,43 @@ function orderWorkflow(flow: Flow) {
 			10 * MINUTE,
 		);
 	}
+	it(
+		'the order example: the same order number with another quantity is answered 409 naming the invoice, one invoice',
+		track(async () => {
+			const webhookPath = String(
+				example.nodes.find((n) => n.type === 'n8n-nodes-base.webhook')!.parameters.path,
+			);
+			const post = async (quantity: number) => {
+				const response = await fetch(`${e2e.n8n!.url}/webhook/${webhookPath}`, {
+					method: 'POST',
+					headers: { 'content-type': 'application/json' },
+					body: JSON.stringify({
+						order_number: 'E2E-1042',
+						financial_status: 'paid',
+						customer: { email: 'order-1042@shop.example', name: 'Jeanne Commande' },
+						line_items: [{ sku: 'MUG-BLUE', quantity }],
+					}),
+					signal: AbortSignal.timeout(3 * MINUTE),
+				});
+				const text = await response.text();
+				log(`example E2E-1042 x${quantity} answered ${response.status}: ${text.slice(0, 300)}`);
+				return { status: response.status, json: JSON.parse(text) as ApiJson };
+			};
+			assert.equal((await post(2)).status, 200);
+			assert.equal((await post(2)).status, 200, 'the same order again');
+			const changed = await post(3);
+			assert.equal(changed.status, 409, JSON.stringify(changed.json));
+			const [invoice] = await invoicesOf('E2E-1042');
+			assert.equal(changed.json.code, 'reference_conflict');
+			assert.ok(
+				String(changed.json.message).includes(`${String(invoice.numero)} (${String(invoice.id)})`),
+				changed.json.message,
+			);
+			assert.equal(changed.json.details[0].id, invoice.id);
+			await expectCount('invoices of E2E-1042', 1, async () => ({
+				count: (await invoicesOf('E2E-1042')).length,
+			}));
+		}),
+		10 * MINUTE,
+	);
 });
