@@ -89,10 +89,10 @@ const RUNS: Array<{ dialect: RateLimitHeaderDialect; maxRefusedShare: number }> 
 						[],
 						'no execution failed',
 					);
-					// 6 accepted requests per order, no more (a duplicate write would add some).
+					// 8 accepted requests per order, no more (a duplicate write would add some).
 					const traffic = await expectCount(
 						`accepted ERP requests of the ${dialect} burst`,
-						ORDERS * 6,
+						ORDERS * 8,
 						async () => {
 							const now = await sandboxStats(sandbox);
 							const requests = now.requests - before.requests;

@@ -10,6 +10,8 @@ import { test } from '@jest/globals';
 import type { IDataObject } from 'n8n-workflow';
 
 import { EXAMPLE_IDS, loadExample } from '../../scripts/examples';
+import { newSandboxKey } from '../../sandbox';
+import { runWorkflow, TestCredentials } from '../harness';
 import type { BurstOrder } from '../../scripts/order-burst';
 import { mapOrder, orderToInvoiceNodes } from '../transport/order-burst';
 import { ERP, useErpTestEnv } from './setup';
@@ -94,14 +96,23 @@ test('the error items the example answers the shop from: a bad order, then the r
 	const check = example.nodes.find((n) => n.name === 'Fix the order?')!;
 	assert.match(JSON.stringify(check.parameters), /Invalid value for/);
 	assert.match(JSON.stringify(check.parameters), /\$json\.details\.httpCode/);
-	for (const { name } of erpNodes) {
-		const { main } = example.connections[name] as { main: Array<Array<{ node: string }>> };
-		assert.deepEqual(
-			main[1]?.map((c) => c.node),
-			['Fix the order?'],
-			`${name}: its error output goes to Fix the order?`,
+	// The client's error output goes to Fix the order?; the invoice's and the settlement's first
+	// to Already invoiced? (409 for a reference already used), whose other branch is Fix the order?
+	const errorTarget = (name: string) =>
+		(example.connections[name] as { main: Array<Array<{ node: string }>> }).main[1]?.map(
+			(c) => c.node,
 		);
+	for (const { name } of erpNodes) {
+		const expected = name === 'Find or create client' ? 'Fix the order?' : 'Already invoiced?';
+		assert.deepEqual(errorTarget(name), [expected], `${name}: its error output`);
 	}
+	const already = example.connections['Already invoiced?'] as {
+		main: Array<Array<{ node: string }>>;
+	};
+	assert.deepEqual(
+		already.main.map((o) => o.map((c) => c.node)),
+		[['Answer: 409 already invoiced'], ['Fix the order?']],
+	);
 
 	const nodes = orderToInvoiceNodes().map((n) => ({
 		...n,
@@ -159,4 +170,75 @@ test('the error items the example answers the shop from: a bad order, then the r
 	assert.equal(busy.httpCode, 429);
 	assert.equal(busy.code, 'rate_limited');
 	assert.match(String(busy.error), /Max Rate-Limit Wait/);
+});
+
+/**
+ * The example's ERP nodes against an ERP that ignores Idempotency-Key: the same order sent again
+ * gives the same invoice and settlement back; the same order number with another quantity is the
+ * error item *Already invoiced?* sends to the 409 answer. Nothing is written twice.
+ */
+test('the same order again, then changed, against an ERP ignoring Idempotency-Key: one invoice, one settlement, a 409 item', async () => {
+	await fetch(`${env.sandbox.url}/_sandbox/reset`, { method: 'POST' });
+	await fetch(`${env.sandbox.url}/_sandbox/config`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ idempotencyKeys: 'ignore' }),
+	});
+	const order: BurstOrder = {
+		order_number: '1042',
+		financial_status: 'paid',
+		customer: { email: 'resend@shop.example', name: 'Re Send' },
+		line_items: [{ sku: 'REF-000001', quantity: 2 }],
+	};
+	const nodes = orderToInvoiceNodes().map((n) => ({
+		...n,
+		onError: 'continueRegularOutput' as const,
+	}));
+	// A key of its own: the process's pacing remembers the hour-long window the test above set.
+	const key = await newSandboxKey(env.sandbox.url, [
+		'clients:read',
+		'clients:write',
+		'articles:read',
+		'factures:read',
+		'factures:write',
+	]);
+	const credentials = new TestCredentials({
+		erpApi: { apiKey: key, environment: 'sandbox', baseUrl: env.sandbox.baseUrl },
+	});
+	const runNodes = async (list: typeof nodes, o: BurstOrder) =>
+		await runWorkflow({
+			nodes: list,
+			input: [mapOrder(o)],
+			credentials,
+			workflowId: 'example-1042',
+		});
+	const run = async (o: BurstOrder) => {
+		const result = await runNodes(nodes, o);
+		assert.equal(result.success, true, result.error?.message);
+		return result;
+	};
+	const first = await run(order);
+	const again = await run(order);
+	assert.equal(again.output('Issue invoice')[0].already_issued, true);
+	assert.equal(again.output('Issue invoice')[0].id, first.output('Issue invoice')[0].id);
+	assert.equal(again.output('Record settlement')[0].already_recorded, true);
+	assert.equal(again.output('Record settlement')[0].id, first.output('Record settlement')[0].id);
+
+	const changed = await runNodes(nodes.slice(0, 2), {
+		...order,
+		line_items: [{ sku: 'REF-000001', quantity: 3 }],
+	});
+	const [conflict] = changed.output('Issue invoice');
+	assert.equal(conflict.code, 'reference_conflict');
+	assert.match(
+		String(conflict.error),
+		/quantity of REF-000001 \(art_\d+\): 2 on the invoice, 3 here/,
+	);
+	const example = loadExample(EXAMPLE_IDS.orderToInvoice);
+	const check = example.nodes.find((n) => n.name === 'Already invoiced?')!;
+	assert.match(JSON.stringify(check.parameters), /'reference_conflict'/);
+
+	const invoices = (await env.list('/factures?reference_externe=1042')).length;
+	const settlements = (await env.list('/reglements?reference=Order%201042')).length;
+	assert.deepEqual([invoices, settlements], [1, 1]);
 });
