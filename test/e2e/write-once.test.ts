@@ -6,6 +6,8 @@
  * On Fail, 3 tries, and On Error: Continue):
  * - the invoice POST committed then answered 502, retried by Retry On Fail: one invoice;
  * - the settlement POST committed then answered 502, retried: one settlement;
+ *   (the control, checks off: Retry On Fail does not send again a write the ERP may have applied,
+ *   issue 40; its second record comes when the shop sends the order again)
  * - the same order sent again (a re-run of the workflow): still one of each;
  * - the same order number with another quantity: a reference_conflict item, still one invoice.
  * The settlement is half the invoice, so that a second one of the same payment would fit.
@@ -172,6 +174,9 @@ function orderWorkflow(flow: Flow) {
 				await faults([]);
 				assert.equal(answer.status, 200, JSON.stringify(answer.json));
 				if (flow.check) assert.equal(answer.json.already_recorded, false);
+				// Checks off, Retry On Fail does not send again a write the ERP may have applied
+				// (issue 40): the second invoice comes when the shop sends the order again.
+				else await send(flow, order('E2E-502-INV'));
 				await expectWritten(order('E2E-502-INV'), twice, 1);
 			}),
 			10 * MINUTE,
@@ -185,7 +190,10 @@ function orderWorkflow(flow: Flow) {
 				await faults([]);
 				assert.equal(answer.status, 200, JSON.stringify(answer.json));
 				if (flow.check) assert.equal(answer.json.already_recorded, true);
-				await expectWritten(order('E2E-502-PAY'), 1, twice);
+				// Checks off, the order sent again (Retry On Fail stops, as above): a second invoice
+				// and a second settlement.
+				else await send(flow, order('E2E-502-PAY'));
+				await expectWritten(order('E2E-502-PAY'), twice, twice);
 			}),
 			10 * MINUTE,
 		);
