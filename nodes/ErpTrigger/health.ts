@@ -19,15 +19,13 @@
 import type { ITriggerFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { RestoreNote } from './restoreNotes';
+import type { NodeMemory, RestoreNote } from './memory';
 import { reportRestore } from './restoreNotes';
 import {
 	deleteOrphans,
 	inspectRegistration,
 	isManual,
 	register,
-	restoredSecrets,
-	scopeOf,
 	selectedEvents,
 	STATIC_KEYS,
 } from './webhookLifecycle';
@@ -38,6 +36,7 @@ import {
  */
 export async function checkRegistration(
 	context: ITriggerFunctions,
+	memory: NodeMemory,
 ): Promise<RestoreNote | 'ok' | undefined> {
 	if (isManual(context)) return undefined;
 	const url = context.getWorkflowStaticData('node')[STATIC_KEYS.url];
@@ -47,9 +46,8 @@ export async function checkRegistration(
 	if (state === 'ok') return 'ok';
 	await deleteOrphans(context, url);
 	const id = await register(context, url, events);
-	const scope = scopeOf(context);
-	restoredSecrets.set(scope, context.getWorkflowStaticData('node')[STATIC_KEYS.secret] as string);
-	return reportRestore(context, scope, state === 'none' ? 'gone' : state, id);
+	memory.restoredSecret = context.getWorkflowStaticData('node')[STATIC_KEYS.secret] as string;
+	return reportRestore(context, memory, state === 'none' ? 'gone' : state, id);
 }
 
 /** What failed, for the log and the failed execution: "checking ..." and "could not ...". */
@@ -85,9 +83,10 @@ export function reportFailure(context: ITriggerFunctions, cause: unknown, work: 
  */
 export async function safeCheck(
 	context: ITriggerFunctions,
+	memory: NodeMemory,
 ): Promise<RestoreNote | 'ok' | undefined> {
 	try {
-		return await checkRegistration(context);
+		return await checkRegistration(context, memory);
 	} catch (cause) {
 		reportFailure(context, cause, {
 			doing: 'checking the webhook registration',

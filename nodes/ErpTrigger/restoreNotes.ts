@@ -3,15 +3,7 @@
 // n8n's webhook methods at activation and start, and the trigger's scheduled checks (health.ts).
 import type { IDataObject, IHookFunctions, ITriggerFunctions } from 'n8n-workflow';
 
-/** Why a stored registration could not be kept (webhookLifecycle.ts, `inspectRegistration`). */
-export type LostReason = 'gone' | 'disabled' | 'otherUrl' | 'otherEvents' | 'noSecret';
-
-/** What a restore reports in the next item: when, why, and the new registration's id. */
-export interface RestoreNote {
-	restored_at: string;
-	reason: LostReason;
-	webhook_id: string;
-}
+import type { LostReason, NodeMemory, RestoreNote } from './memory';
 
 const REASONS: Record<LostReason, string> = {
 	gone: 'the ERP no longer had it',
@@ -21,13 +13,10 @@ const REASONS: Record<LostReason, string> = {
 	noSecret: 'this trigger held no secret for it',
 };
 
-/** Restores made in this process and not yet reported in an item, per trigger node. */
-const unreported = new Map<string, RestoreNote>();
-
-/** Logs a restore and keeps its note for the next item. */
+/** Logs a restore and keeps its note in the node's memory for the next item. */
 export function reportRestore(
 	context: IHookFunctions | ITriggerFunctions,
-	scope: string,
+	memory: NodeMemory,
 	reason: LostReason,
 	webhookId: string,
 ): RestoreNote {
@@ -36,7 +25,7 @@ export function reportRestore(
 		reason,
 		webhook_id: webhookId,
 	};
-	unreported.set(scope, note);
+	memory.restoreNote = note;
 	const workflowId = context.getWorkflow().id ?? '';
 	const node = context.getNode().name;
 	context.logger.warn(
@@ -47,9 +36,9 @@ export function reportRestore(
 }
 
 /** The item with the note of the last restore not yet reported for this node (then forgotten). */
-export function withRestoreNote(item: IDataObject, scope: string): IDataObject {
-	const note = unreported.get(scope);
+export function withRestoreNote(item: IDataObject, memory: NodeMemory): IDataObject {
+	const note = memory.restoreNote;
 	if (note === undefined) return item;
-	unreported.delete(scope);
+	memory.restoreNote = undefined;
 	return { ...item, registration: { ...note } };
 }

@@ -55,17 +55,6 @@ export type VerifyWebhookResult =
 /** The HMAC key of a secret, or undefined when the secret is not (`whsec_` +) canonical, non-empty base64. */
 export function decodeWebhookSecret(secret: string): Buffer | undefined {
 	if (typeof secret !== 'string') return undefined;
-	if (lastDecoded?.secret === secret) return lastDecoded.key;
-	const key = decodeSecret(secret);
-	lastDecoded = { secret, key };
-	return key;
-}
-
-// The last secret decoded and its key: a trigger checks every delivery with the same secret, and
-// decoding it each time was a tenth of the check's cost (benchmark P5). The key is only read.
-let lastDecoded: { secret: string; key: Buffer | undefined } | undefined;
-
-function decodeSecret(secret: string): Buffer | undefined {
 	const encoded = secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret;
 	if (!/^[A-Za-z0-9+/]+={0,2}$/.test(encoded)) return undefined;
 	const key = Buffer.from(encoded, 'base64');

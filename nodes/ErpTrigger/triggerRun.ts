@@ -5,36 +5,26 @@
 // `webhook()` (mode manual), then starts the run at this node, and, because the node has a
 // `trigger()`, runs it in manual mode instead of passing on what `webhook()` returned (n8n-core's
 // WorkflowExecute.runNode checks `trigger` before `webhook`, 1.123.81 to 2.41.x). So `webhook()`
-// hands the accepted test delivery over here, in process memory, and the manual trigger emits it.
-import type {
-	IDataObject,
-	INodeExecutionData,
-	ITriggerFunctions,
-	ITriggerResponse,
-} from 'n8n-workflow';
+// hands the accepted test delivery over here, in the node's memory (`testDelivery`), and the
+// manual trigger emits it.
+//
+// While published, the trigger registers itself in the node's memory (`live`), so that `webhook()`
+// in this process hands accepted deliveries to its `emit`: n8n saves the trigger's static data when
+// it emits (and never what `webhook()` writes), so every event that runs is saved with its run.
+import type { IDataObject, ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { catchUp, startCatchUp } from './catchUp';
 import { safeCheck } from './health';
-import { registerLiveTrigger } from './liveTriggers';
+import type { LiveTrigger, NodeMemory } from './memory';
 import { readOptions } from './options';
 import { withRestoreNote } from './restoreNotes';
-import { scopeOf } from './webhookLifecycle';
 
-/** Test deliveries accepted by `webhook()` and not yet emitted by the manual trigger, per node. */
-const testDeliveries = new Map<string, INodeExecutionData[][]>();
-
-/** Called by `webhook()` in a test run: what the manual trigger then emits. */
-export function handOverTestDelivery(scope: string, data: INodeExecutionData[][]): void {
-	testDeliveries.set(scope, data);
-}
-
-function manualResponse(context: ITriggerFunctions): ITriggerResponse {
+function manualResponse(context: ITriggerFunctions, memory: NodeMemory): ITriggerResponse {
 	return {
 		manualTriggerFunction: async () => {
-			const scope = scopeOf(context);
-			const data = testDeliveries.get(scope);
-			testDeliveries.delete(scope);
+			const data = memory.testDelivery;
+			memory.testDelivery = undefined;
 			if (data === undefined) {
 				throw new NodeOperationError(context.getNode(), 'No test event was received', {
 					description:
@@ -53,16 +43,19 @@ function secondOf(nodeId: string): number {
 	return sum;
 }
 
-export async function runTrigger(context: ITriggerFunctions): Promise<ITriggerResponse> {
-	if (context.getMode() === 'manual') return manualResponse(context);
+export async function runTrigger(
+	context: ITriggerFunctions,
+	memory: NodeMemory,
+): Promise<ITriggerResponse> {
+	if (context.getMode() === 'manual') return manualResponse(context, memory);
 	const { checkMinutes } = readOptions(context);
-	const scope = scopeOf(context);
 	// One run per event: the item, with the note of a restore not yet reported.
-	const emit = (item: IDataObject) => context.emit([[{ json: withRestoreNote(item, scope) }]]);
-	const unregister = registerLiveTrigger(scope, {
-		emit,
-		saved: () => context.getWorkflowStaticData('node'),
-	});
+	const emit = (item: IDataObject) => context.emit([[{ json: withRestoreNote(item, memory) }]]);
+	const live: LiveTrigger = { emit, saved: () => context.getWorkflowStaticData('node') };
+	memory.live = live;
+	const unregister = () => {
+		if (memory.live === live) memory.live = undefined;
+	};
 	// Each watch of the catch-up starts from now here the first time: n8n saves it after this.
 	try {
 		await startCatchUp(context);
@@ -83,8 +76,8 @@ export async function runTrigger(context: ITriggerFunctions): Promise<ITriggerRe
 	let ticks = 0;
 	let running: Promise<void> | undefined;
 	const work = async () => {
-		await safeCheck(context);
-		await catchUp(context, emit);
+		await safeCheck(context, memory);
+		await catchUp(context, memory, emit);
 	};
 	const onTick = () => {
 		ticks += 1;

@@ -1,9 +1,38 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports */
-/** The replay memory (nodes/ErpTrigger/replay.ts) as a pure unit, with an explicit clock and small limits. */
+/**
+ * The replay memory (nodes/ErpTrigger/replay.ts) and webhook()'s replay step (webhook.ts,
+ * refuseReplay) as pure units, with an explicit clock and a memory with small limits passed in.
+ */
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 
-import { ReplayMemory } from '../../nodes/ErpTrigger/replay';
+import type { MemoryLimits } from '../../nodes/ErpTrigger/memory';
+import { TriggerMemory } from '../../nodes/ErpTrigger/memory';
+import { checkAndRecord } from '../../nodes/ErpTrigger/replay';
+import { refuseReplay } from '../../nodes/ErpTrigger/webhook';
+
+/** A process's memory with these limits, checked one trigger node (`scope`) at a time. */
+class ReplayMemory {
+	private readonly memory: TriggerMemory;
+
+	constructor(limits: Partial<MemoryLimits>) {
+		this.memory = new TriggerMemory(limits);
+	}
+
+	checkAndRecord(
+		scope: string,
+		delivery: { id: string; t: number },
+		now: number,
+		tolerance: number,
+	) {
+		const { id, t: signedAt } = delivery;
+		return checkAndRecord(this.memory.node(scope), { id, signedAt }, now, tolerance);
+	}
+
+	size(scope: string): number {
+		return this.memory.node(scope).accepted.size;
+	}
+}
 
 const NOW = 1_800_000_000;
 const TOLERANCE = 300;
@@ -112,7 +141,6 @@ describe('replay memory', () => {
 
 	it('refuses a delivery signed before the memory began (a restart), without recording it', () => {
 		const memory = new ReplayMemory({ since: NOW });
-		assert.equal(memory.since, NOW);
 		const before = { id: 'evt_before_restart', t: NOW - 1 };
 		assert.equal(memory.checkAndRecord(SCOPE, before, NOW + 5, TOLERANCE), 'beforeMemory');
 		assert.equal(memory.checkAndRecord(SCOPE, before, NOW + 6, TOLERANCE), 'beforeMemory');
@@ -129,7 +157,25 @@ describe('replay memory', () => {
 
 	it('begins when it is made, by default', () => {
 		const before = Math.floor(Date.now() / 1000);
-		const since = new ReplayMemory().since;
+		const since = new TriggerMemory().limits.since;
 		assert.ok(since >= before && since <= Math.floor(Date.now() / 1000));
+	});
+
+	it("webhook()'s replay step answers each verdict: none when accepted, 200 duplicate, 503 with Retry-After when full, 409 before the memory began", () => {
+		const memory = new TriggerMemory({ since: NOW, maxLive: 1, maxRetired: 0 }).node(SCOPE);
+		const step = (id: string, signedAt?: number) => refuseReplay(memory, { id, signedAt }, NOW, 30);
+		assert.equal(step('evt_1', NOW), undefined);
+		assert.deepEqual(step('evt_1', NOW), {
+			status: 200,
+			body: { received: true, ignored: 'duplicate' },
+		});
+		assert.equal(step('evt_2', NOW)?.status, 503);
+		assert.equal(step('evt_2', NOW)?.retryAfter, 30);
+		assert.equal(step('evt_3', NOW - 1)?.status, 409);
+		// No signed time (a body HMAC without a timestamp header): remembered from its arrival.
+		assert.deepEqual(step('evt_1'), {
+			status: 200,
+			body: { received: true, ignored: 'duplicate' },
+		});
 	});
 });
