@@ -22,7 +22,7 @@ import type { IDataObject, ITriggerFunctions } from 'n8n-workflow';
 import { readSince } from '../shared/watches';
 import type { Watch } from '../shared/watches';
 import { normalizeEvents } from './events';
-import { reportFailure } from './health';
+import { reportFailure } from './reports';
 import { CATCH_UP_WATCHES, caughtUpEvents, itemIdentity } from './identity';
 import { readOptions } from './options';
 import type { NodeMemory } from './memory';

@@ -2,8 +2,8 @@
 // event runs once, whether it came by webhook, by catch-up (catchUp.ts), or both.
 //
 // - Catch Up Missed Events off: one run, as `webhook()`'s own (workflowData).
-// - The trigger runs in this process (the node memory's `live`, triggerRun.ts): an event whose identity already ran is
-//   answered 200 and starts nothing; otherwise its identity is recorded in the trigger's static
+// - The trigger runs in this process (the node memory's `live`, triggerRun.ts): an event whose
+//   identity already ran is answered 200 and starts nothing; otherwise its identity is recorded in the trigger's static
 //   data and the item handed to the trigger's `emit`, which saves that data with the run. The
 //   sender gets 200 with no body, as for a run of `webhook()`'s own, which starts none.
 // - It does not (a queue-mode webhook processor, or n8n still starting): one run, as
@@ -17,7 +17,7 @@ import { deliveryIdentity, isCaughtUp } from './identity';
 import type { NodeMemory } from './memory';
 import type { TriggerOptions } from './options';
 import { firstRun } from './ranEvents';
-import { withRestoreNote } from './restoreNotes';
+import { withRestoreNote } from './reports';
 
 const ALREADY_RUN = { status: 200, body: { received: true, ignored: 'already_run' } };
 

@@ -46,10 +46,10 @@ export interface NodeMemory {
 	ran: Map<string, number>;
 	/** The counted size of each saved memory object of the static data (ranEvents.ts). */
 	savedSizes: WeakMap<object, number>;
-	/** A restore not yet reported in an item (restoreNotes.ts): until the next item. */
+	/** A restore not yet reported in an item (reports.ts): until the next item. */
 	restoreNote?: RestoreNote;
 	/**
-	 * The secret of the registration a scheduled check restored last (health.ts): n8n does not save
+	 * The secret of the registration a scheduled check restored last (triggerRun.ts): n8n does not save
 	 * static data after a check, so deliveries are also tried with it, until the process ends.
 	 */
 	restoredSecret?: string;

@@ -1,5 +1,12 @@
-// The ERP Trigger's `trigger()`: the moment n8n gives a webhook node at every start and activation
-// (see health.ts), and what the node must do when n8n runs it in a manual test.
+// The ERP Trigger's `trigger()`, which n8n runs at every activation and start, and in a test run.
+//
+// While published, it schedules the node's checks (`registerCron`, no timers): the registration
+// health (is the ERP's registration still active, with this URL, these events, a secret we hold?
+// if not, register again), then the catch-up (catchUp.ts). n8n itself runs checkExists (then
+// create) at every activation and start. A check costs one request (GET /webhooks/:id); a restore
+// adds GET /webhooks (to delete registrations with this URL we hold no secret for), a DELETE when
+// the old one still has our URL, and the POST. The ERP's API cannot re-enable a disabled
+// registration, so a disabled one is replaced. Never silent (reports.ts).
 //
 // A test run: "Listen for test event" waits for a delivery on the test URL; n8n runs the node's
 // `webhook()` (mode manual), then starts the run at this node, and, because the node has a
@@ -15,10 +22,17 @@ import type { IDataObject, ITriggerFunctions, ITriggerResponse } from 'n8n-workf
 import { NodeOperationError } from 'n8n-workflow';
 
 import { catchUp, startCatchUp } from './catchUp';
-import { safeCheck } from './health';
 import type { LiveTrigger, NodeMemory } from './memory';
 import { readOptions } from './options';
-import { withRestoreNote } from './restoreNotes';
+import { reportFailure, reportRestore, withRestoreNote } from './reports';
+import {
+	deleteOrphans,
+	inspectRegistration,
+	isManual,
+	register,
+	selectedEvents,
+	STATIC_KEYS,
+} from './webhookLifecycle';
 
 function manualResponse(context: ITriggerFunctions, memory: NodeMemory): ITriggerResponse {
 	return {
@@ -34,6 +48,30 @@ function manualResponse(context: ITriggerFunctions, memory: NodeMemory): ITrigge
 			context.emit(data);
 		},
 	};
+}
+
+/**
+ * One check, which never throws: a failure is reported and the next check tries again. Nothing to
+ * check with manual registration, or before the first registration (n8n registers at activation).
+ */
+export async function checkRegistration(context: ITriggerFunctions, memory: NodeMemory) {
+	try {
+		if (isManual(context)) return;
+		const url = context.getWorkflowStaticData('node')[STATIC_KEYS.url];
+		if (typeof url !== 'string' || url === '') return;
+		const events = selectedEvents(context);
+		const state = await inspectRegistration(context, url, events);
+		if (state === 'ok') return;
+		await deleteOrphans(context, url);
+		const id = await register(context, url, events);
+		memory.restoredSecret = context.getWorkflowStaticData('node')[STATIC_KEYS.secret] as string;
+		reportRestore(context, memory, state === 'none' ? 'gone' : state, id);
+	} catch (cause) {
+		reportFailure(context, cause, {
+			doing: 'checking the webhook registration',
+			couldNot: 'could not check or restore its webhook registration',
+		});
+	}
 }
 
 /** The second of each minute this node's checks run at: spread over the minute by node id. */
@@ -76,7 +114,7 @@ export async function runTrigger(
 	let ticks = 0;
 	let running: Promise<void> | undefined;
 	const work = async () => {
-		await safeCheck(context, memory);
+		await checkRegistration(context, memory);
 		await catchUp(context, memory, emit);
 	};
 	const onTick = () => {

@@ -11,10 +11,8 @@
 //   only collect 401s. Returns false so that `create` runs.
 // - create: POST /webhooks and store id + secret (the only time the ERP returns the secret).
 // - delete: DELETE /webhooks/:id (404 is fine) and clear the static data.
-// While published, the trigger's own checks (health.ts) inspect the stored registration the same
-// way and register again when it is not usable.
-// Manual mode: nothing is registered; the secret is the credential's Webhook Secret, and activation
-// fails without a valid one.
+// While published, the trigger's checks (triggerRun.ts) do the same. Manual mode: nothing is
+// registered; the secret is the credential's Webhook Secret, and activation fails without one.
 import { randomUUID } from 'crypto';
 import type {
 	IDataObject,
@@ -32,7 +30,7 @@ import type { CredentialRead } from '../shared/transport';
 import { normalizeEvents, sameEvents } from './events';
 import { readOptions } from './options';
 import type { LostReason, NodeMemory } from './memory';
-import { reportRestore } from './restoreNotes';
+import { reportRestore } from './reports';
 import { isUsableSecret } from './signature';
 
 /** Static data keys (node scope). */
@@ -44,13 +42,7 @@ export const STATIC_KEYS = {
 } as const;
 
 /** `recentIds`: where versions before 0.2.0 kept replay memory (now in process memory, replay.ts). */
-const REGISTRATION_KEYS = [
-	STATIC_KEYS.id,
-	STATIC_KEYS.secret,
-	STATIC_KEYS.events,
-	STATIC_KEYS.url,
-	'recentIds',
-];
+const REGISTRATION_KEYS = [...Object.values(STATIC_KEYS), 'recentIds'];
 
 type TriggerContext = IHookFunctions | IWebhookFunctions | ITriggerFunctions;
 /** Where the registration is checked and made: n8n's webhook methods, and the trigger's checks. */
@@ -82,11 +74,6 @@ export function selectedEvents(context: LifecycleContext): string[] {
 		});
 	}
 	return events;
-}
-
-/** The credential's conventions (checked: a setting that cannot work fails naming it). */
-async function conventionsOf(context: TriggerContext): Promise<ApiConventions> {
-	return readConventions(await getGuardedCredentials(context), context.getNode());
 }
 
 /**
@@ -226,7 +213,8 @@ export async function register(
 	events: string[],
 ): Promise<string> {
 	const data = context.getWorkflowStaticData('node');
-	const { signature } = await conventionsOf(context);
+	// The credential's conventions (checked: a setting that cannot work fails naming it).
+	const { signature } = readConventions(await getGuardedCredentials(context), context.getNode());
 	const workflowId = context.getWorkflow().id ?? '';
 	const created = (await erpApiRequest.call(context, {
 		method: 'POST',

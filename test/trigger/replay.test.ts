@@ -1,15 +1,11 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports */
-/**
- * The replay memory (nodes/ErpTrigger/replay.ts) and webhook()'s replay step (webhook.ts,
- * refuseReplay) as pure units, with an explicit clock and a memory with small limits passed in.
- */
+/** The replay memory (nodes/ErpTrigger/replay.ts) as a pure unit, with an explicit clock and a memory with small limits passed in. */
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 
 import type { MemoryLimits } from '../../nodes/ErpTrigger/memory';
 import { TriggerMemory } from '../../nodes/ErpTrigger/memory';
 import { checkAndRecord } from '../../nodes/ErpTrigger/replay';
-import { refuseReplay } from '../../nodes/ErpTrigger/webhook';
 
 /** A process's memory with these limits, checked one trigger node (`scope`) at a time. */
 class ReplayMemory {
@@ -159,23 +155,5 @@ describe('replay memory', () => {
 		const before = Math.floor(Date.now() / 1000);
 		const since = new TriggerMemory().limits.since;
 		assert.ok(since >= before && since <= Math.floor(Date.now() / 1000));
-	});
-
-	it("webhook()'s replay step answers each verdict: none when accepted, 200 duplicate, 503 with Retry-After when full, 409 before the memory began", () => {
-		const memory = new TriggerMemory({ since: NOW, maxLive: 1, maxRetired: 0 }).node(SCOPE);
-		const step = (id: string, signedAt?: number) => refuseReplay(memory, { id, signedAt }, NOW, 30);
-		assert.equal(step('evt_1', NOW), undefined);
-		assert.deepEqual(step('evt_1', NOW), {
-			status: 200,
-			body: { received: true, ignored: 'duplicate' },
-		});
-		assert.equal(step('evt_2', NOW)?.status, 503);
-		assert.equal(step('evt_2', NOW)?.retryAfter, 30);
-		assert.equal(step('evt_3', NOW - 1)?.status, 409);
-		// No signed time (a body HMAC without a timestamp header): remembered from its arrival.
-		assert.deepEqual(step('evt_1'), {
-			status: 200,
-			body: { received: true, ignored: 'duplicate' },
-		});
 	});
 });
