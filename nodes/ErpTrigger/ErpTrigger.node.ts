@@ -1,11 +1,11 @@
 // The ERP Trigger: a webhook the node registers in the ERP, each signed delivery checked and run
 // once. The folder, in the order a delivery meets it:
-// - webhook.ts: `webhook()`, five steps (signature.ts, events.ts, replay.ts, delivery.ts);
+// - webhook.ts: `webhook()` in five steps (signature.ts, events.ts, replay.ts, delivery.ts);
 // - webhookLifecycle.ts: the registration in the ERP (n8n's webhook methods);
 // - triggerRun.ts: `trigger()`: the test run, and while published the scheduled registration
 //   check and catch-up of missed events (catchUp.ts, identity.ts, ranEvents.ts), reports.ts;
 // - memory.ts: everything a trigger node remembers in the n8n process, and for how long;
-// - options.ts, credentialRead.ts, answer.ts: the node's Options, a shared credential read, answers.
+// - options.ts, credentialRead.ts: the node's Options, a credential read shared by deliveries.
 import type {
 	IHookFunctions,
 	INodeType,

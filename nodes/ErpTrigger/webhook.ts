@@ -5,20 +5,15 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import type { ApiConventions } from '../shared/conventions';
-import type { Refusal } from './answer';
-import { answer } from './answer';
 import { sharedReads } from './credentialRead';
-import { deliverOnce } from './delivery';
+import type { Refusal } from './delivery';
+import { answer, handOver } from './delivery';
 import { isSelected, normalizeEvents, readEvent } from './events';
 import type { NodeMemory } from './memory';
-import type { TriggerOptions } from './options';
 import { readOptions } from './options';
 import { checkAndRecord } from './replay';
 import { verifySignature, type WebhookHeaders } from './signature';
 import { isManual, resolveVerification } from './webhookLifecycle';
-
-/** Delivery headers never copied into the output item. */
-const HIDDEN_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'x-api-key']);
 
 /** A delivery whose signature was verified. */
 export interface Signed {
@@ -145,32 +140,6 @@ export function refuseReplay(
 					'Signed before this n8n process started, so it cannot be checked against earlier deliveries; resend it with a new signature',
 			});
 	}
-}
-
-/**
- * Step 4: the item handed over to a run (delivery.ts), or in a test run to the manual trigger,
- * which emits it (triggerRun.ts); step 5, the answer, is the run's own or delivery.ts's.
- */
-export function handOver(
-	context: IWebhookFunctions,
-	memory: NodeMemory,
-	item: IDataObject,
-	options: TriggerOptions,
-	conventions: ApiConventions,
-): IWebhookResponseData {
-	if (options.includeHeaders) {
-		const kept: IDataObject = {};
-		for (const [name, value] of Object.entries(context.getRequestObject().headers)) {
-			if (!HIDDEN_HEADERS.has(name.toLowerCase())) kept[name] = value as string | string[];
-		}
-		item.headers = kept;
-	}
-	if (context.getMode() !== 'manual') {
-		return deliverOnce(context, memory, item, options, conventions.event);
-	}
-	const workflowData = [[{ json: item }]];
-	memory.testDelivery = workflowData;
-	return { workflowData };
 }
 
 /** The ERP Trigger's `webhook()`: the five steps, in order. */
