@@ -35,8 +35,7 @@ const refused = (status: number, body: IDataObject): Refusal => ({ status, body 
 export async function checkSignature(
 	context: IWebhookFunctions,
 	memory: NodeMemory,
-	toleranceSeconds: number,
-	nowSeconds: number,
+	clock: { toleranceSeconds: number; nowSeconds: number },
 ): Promise<Signed | Refusal> {
 	const req = context.getRequestObject();
 	const { conventions, secret, restoredSecret } = await resolveVerification(
@@ -62,8 +61,7 @@ export async function checkSignature(
 			secret: key,
 			headers,
 			rawBody: req.rawBody,
-			toleranceSeconds,
-			nowSeconds,
+			...clock,
 		});
 	let check = verify(secret);
 	if (!check.ok && restoredSecret !== undefined) {
@@ -149,13 +147,14 @@ export async function receive(
 ): Promise<IWebhookResponseData> {
 	const options = readOptions(context);
 	const now = Math.floor(Date.now() / 1000);
-	const signed = await checkSignature(context, memory, options.toleranceSeconds, now);
+	const { toleranceSeconds } = options;
+	const signed = await checkSignature(context, memory, { toleranceSeconds, nowSeconds: now });
 	if ('status' in signed) return answer(context, signed);
 	const selection = normalizeEvents(context.getNodeParameter('events', []));
 	const delivery = readDelivery(signed, selection);
 	if ('status' in delivery) return answer(context, delivery);
 	const replay = { id: delivery.deliveryId, signedAt: signed.timestamp };
-	const refusal = refuseReplay(memory, replay, now, options.toleranceSeconds);
+	const refusal = refuseReplay(memory, replay, now, toleranceSeconds);
 	if (refusal !== undefined) return answer(context, refusal);
 	return handOver(context, memory, delivery.item, options, signed.conventions);
 }
