@@ -1,7 +1,8 @@
 // What a trigger node remembers in this n8n process, and for how long: one NodeMemory per trigger
 // node, keyed once by workflow id and node id (`nodeKey`), in one TriggerMemory per process. This
-// is the only module-level state of the triggers; a restart of n8n empties it. What must survive a
-// restart is in the node's static data (the registration, the catch-up positions, the events that
+// is the only module-level state of the triggers. A node's memory lasts until the process ends
+// (each field below says how long what it holds is kept); a restart of n8n empties it. What must
+// survive a restart is in the node's static data (the registration, the catch-up positions, the events that
 // ran: webhookLifecycle.ts, catchUp.ts, ranEvents.ts), which n8n saves.
 //
 // n8n builds the node classes once per process with no argument, so they use `processMemory`;
@@ -49,8 +50,8 @@ export interface NodeMemory {
 	/** A restore not yet reported in an item (reports.ts): until the next item. */
 	restoreNote?: RestoreNote;
 	/**
-	 * The secret of the registration a scheduled check restored last (triggerRun.ts): n8n does not save
-	 * static data after a check, so deliveries are also tried with it, until the process ends.
+	 * The secret of the registration a scheduled check restored last (triggerRun.ts): n8n does not
+	 * save static data after a check, so deliveries are also tried with it, until the process ends.
 	 */
 	restoredSecret?: string;
 	/** Why checkExists found the registration lost, for the `create` n8n runs right after it. */
