@@ -29,7 +29,7 @@ import type { NodeMemory } from './memory';
 import { firstRun, forgetAll, forgetUnneeded } from './ranEvents';
 
 /** The static data key (node scope). */
-export const CATCH_UP_KEY = 'catchUp';
+const CATCH_UP_KEY = 'catchUp';
 
 /** A record younger than this may still come by webhook: it waits for the next check. */
 export const GRACE_SECONDS = 60;

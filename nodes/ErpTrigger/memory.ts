@@ -92,7 +92,7 @@ interface NodeContext {
 }
 
 /** The one key of a trigger node: workflow id and node id. */
-export const nodeKey = (context: NodeContext): string =>
+const nodeKey = (context: NodeContext): string =>
 	`${context.getWorkflow().id ?? ''}/${context.getNode().id}`;
 
 /** Every trigger node's memory in one n8n process. */

@@ -13,7 +13,7 @@ import { createHmac, timingSafeEqual } from 'crypto';
 
 import type { SignatureScheme } from '../shared/conventions';
 
-export const SECRET_PREFIX = 'whsec_';
+const SECRET_PREFIX = 'whsec_';
 
 /** Longest values accepted for each header; anything longer is refused before any HMAC work. */
 const MAX_ID_LENGTH = 256;
