@@ -5,12 +5,11 @@
 // catch-up.test.ts (the trigger's static data saved as n8n saves it: at activation and start, and
 // when the node emits); the clock the node and the sandbox read (`Date` only) is moved on.
 import assert from 'node:assert/strict';
-import { describe, it } from '@jest/globals';
+import { afterEach, describe, it } from '@jest/globals';
 
 import type { IDataObject } from 'n8n-workflow';
 
 import { GRACE_SECONDS } from '../../nodes/ErpTrigger/catchUp';
-import { DEFAULT_LIMITS } from '../../nodes/ErpTrigger/memory';
 import { CAUGHT_UP_KEEP_SECONDS, CLOCK_MARGIN_SECONDS } from '../../nodes/ErpTrigger/ranEvents';
 import { expectCount } from '../e2e/count';
 import { catchUpGround, QUIET } from './catch-up-setup';
@@ -21,6 +20,8 @@ import type { PublishedWithWebhook } from './published';
 import { triggerProcess } from './process';
 
 const ground = catchUpGround();
+// A test that plays a process with other limits leaves the next one the default limits.
+afterEach(() => triggerProcess.restart({}));
 const { crossing, deleteRegistration } = ground;
 
 /** Past the grace and the clock margin: what ran before is out of every later read's reach. */
@@ -133,7 +134,6 @@ describe('the saved ran-events memory', () => {
 		const later = await deliver(p, caught.data as IDataObject);
 		assert.equal(later.status, 200);
 		await expectCount('runs after a retry past 72 h', 2, runCount(p), QUIET);
-		triggerProcess.restart({ maxRanEvents: DEFAULT_LIMITS.maxRanEvents });
 	});
 
 	it('size: the static data after 1,000 deliveries, then after a check that read to the end past the margin', async () => {
