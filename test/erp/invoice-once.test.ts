@@ -92,7 +92,10 @@ describe('a POST committed then answered 502, retried by Retry On Fail', () => {
 		await faults(committedThen502);
 		const result = await issueWithRetry(issue(2, CHECK_OFF), 'once-502-off');
 		assert.equal(result.success, false);
-		assert.match(String(result.error?.description), /may have applied it/);
+		assert.match(
+			String((result.error as { description?: string } | undefined)?.description),
+			/may have applied it/,
+		);
 		assert.equal((await invoicesFor()).length, 1);
 		const rerun = await env.runNodes([{ name: 'ERP', parameters: issue(2, CHECK_OFF) }], {
 			workflowId: 'once-502-off',

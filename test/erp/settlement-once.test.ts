@@ -82,7 +82,10 @@ describe('a POST committed then answered 502, retried by Retry On Fail', () => {
 		await faults(committedThen502);
 		const result = await withRetry(record(half(), CHECK_OFF));
 		assert.equal(result.success, false);
-		assert.match(String(result.error?.description), /may have applied it/);
+		assert.match(
+			String((result.error as { description?: string } | undefined)?.description),
+			/may have applied it/,
+		);
 		assert.equal((await settlements()).length, 1);
 		const rerun = await env.runNodes([{ name: 'ERP', parameters: record(half(), CHECK_OFF) }]);
 		assert.equal(rerun.success, true, rerun.error?.message);
