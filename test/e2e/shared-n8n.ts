@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/require-node-api-error -- drives n8n from outside, not a node */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- drives n8n from outside, not a node */
 /**
  * One real n8n for the whole test run (issue 38), shared by the end-to-end files that can share
  * it (`startE2e({ shared: true })`, test/e2e/helpers.ts): each of them brings its own sandbox,
