@@ -354,12 +354,13 @@ export type ExecuteResult = any;
 function parseRun(stdout: string): ExecuteResult | undefined {
 	const start = stdout.indexOf('{');
 	if (start < 0) return undefined;
-	// n8n's own log lines (e.g. 'Registered runner "JS Task Runner"') can land inside the printed
-	// JSON; they start at the line's first column, which no line of indented JSON does but { and }.
+	// n8n's own log lines (e.g. 'Registered runner "JS Task Runner"', a timestamp, a colour code)
+	// can land inside the printed JSON; they start at the line's first column, which no line of
+	// indented JSON does but its opening and closing braces.
 	const json = stdout
 		.slice(start)
 		.split('\n')
-		.filter((line) => !/^[A-Za-z[]/.test(line))
+		.filter((line) => /^\s/.test(line) || /^[{}]\s*$/.test(line))
 		.join('\n');
 	try {
 		const run = JSON.parse(json);
@@ -381,24 +382,31 @@ export async function n8nExecute(
 	log: Log,
 	timeoutMs = 3 * MINUTE,
 ): Promise<ExecuteResult> {
-	const brokerPort = await freePort();
 	const finished = (stdout: string) => {
 		const run = parseRun(stdout);
 		return run !== undefined && run.data?.resultData?.error === undefined;
 	};
-	const stdout = await run(
-		'n8n execute',
-		config.env.nodeBin,
-		[config.env.n8nBin, 'execute', `--id=${workflowId}`, '--rawOutput'],
-		{
-			cwd: config.paths.userFolder,
-			env: n8nEnvironment({ ...config, brokerPort }),
-			logFile: config.paths.setupLog,
-			log,
-			timeoutMs,
-			doneDespiteSignal: finished,
-		},
-	);
+	const once = async () =>
+		await run(
+			'n8n execute',
+			config.env.nodeBin,
+			[config.env.n8nBin, 'execute', `--id=${workflowId}`, '--rawOutput'],
+			{
+				cwd: config.paths.userFolder,
+				env: n8nEnvironment({ ...config, brokerPort: await freePort() }),
+				logFile: config.paths.setupLog,
+				log,
+				timeoutMs,
+				doneDespiteSignal: finished,
+			},
+		);
+	let stdout = await once();
+	if (parseRun(stdout) === undefined && stdout.includes('{')) {
+		// n8n 1.x prints the run through its logger and exits 100 ms after: a large run (1.4 MB,
+		// 2,000 articles) was seen cut short on a busy machine. Run once more, saying so.
+		log(`n8n execute printed a run cut short (${stdout.length} characters): running it again`);
+		stdout = await once();
+	}
 	const result = parseRun(stdout);
 	if (result === undefined) throw new Error(`n8n execute printed no run:\n${stdout.slice(-2000)}`);
 	return result;
