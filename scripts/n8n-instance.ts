@@ -401,9 +401,13 @@ export async function n8nExecute(
 			},
 		);
 	let stdout = await once();
-	if (parseRun(stdout) === undefined && stdout.includes('{')) {
-		// n8n 1.x prints the run through its logger and exits 100 ms after: a large run (1.4 MB,
-		// 2,000 articles) was seen cut short on a busy machine. Run once more, saying so.
+	// n8n 1.x prints the run through its logger and exits 100 ms after: a large run (1.4 MB,
+	// 2,000 articles) was seen cut short on a busy machine. Run again (twice at most), saying so.
+	for (
+		let again = 1;
+		again <= 2 && parseRun(stdout) === undefined && stdout.includes('{');
+		again++
+	) {
 		log(`n8n execute printed a run cut short (${stdout.length} characters): running it again`);
 		stdout = await once();
 	}
