@@ -99,7 +99,7 @@ const RUN_DIR_ENV = 'ERP_TEST_RUN_DIR';
 
 /**
  * Builds the package (`npm run build`) and packs it into `outDir`; returns the tarball path.
- * Within a test run (RUN_PACK_DIR_ENV set): once for the whole run, in that folder.
+ * Within a test run (RUN_DIR_ENV set): once for the whole run, in the run's folder.
  */
 export async function buildAndPack(outDir: string, logFile: string, log: Log): Promise<string> {
 	const runDir = process.env[RUN_DIR_ENV];
