@@ -62,16 +62,30 @@ export function n8nPaths(userFolder: string): N8nPaths {
 	};
 }
 
-/** A free TCP port on 127.0.0.1. */
+/**
+ * Ports handed out here are drawn at random below the kernel's ephemeral range (32768 and up on
+ * Linux), never twice in one process. A port asked of the kernel (`listen(0)`) comes from that
+ * range, and so does the local port of every outgoing connection: handed out and closed, it was
+ * seen taken again before n8n listened on it (CI: "n8n's port 43217 is already in use", parallel
+ * test files making thousands of connections). Below the range, only another caller of this
+ * function can take it, one chance in thousands.
+ */
+const PORTS = { from: 15_000, to: 32_000 };
+const handedOut = new Set<number>();
+
+/** A free TCP port on 127.0.0.1 that no outgoing connection will take. */
 export async function freePort(): Promise<number> {
-	return await new Promise((resolve, reject) => {
-		const server = net.createServer();
-		server.on('error', reject);
-		server.listen(0, '127.0.0.1', () => {
-			const { port } = server.address() as net.AddressInfo;
-			server.close(() => resolve(port));
+	for (;;) {
+		const port = PORTS.from + Math.floor(Math.random() * (PORTS.to - PORTS.from));
+		if (handedOut.has(port)) continue;
+		handedOut.add(port);
+		const free = await new Promise<boolean>((resolve) => {
+			const server = net.createServer();
+			server.once('error', () => resolve(false));
+			server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
 		});
-	});
+		if (free) return port;
+	}
 }
 
 /** Throws a clear error if something already listens on 127.0.0.1:port. */

@@ -11,6 +11,7 @@ import * as path from 'node:path';
 import { describe, it } from '@jest/globals';
 
 import { DEMO_KEYS, startSandbox } from '../../sandbox';
+import { freePort } from '../../scripts/n8n-instance';
 import { jsonLines, mismatch, stepsOf, type Step } from './markdown';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -19,16 +20,6 @@ const DOCS = path.join(ROOT, 'docs');
 const GUIDE_PORTS = [4020, 9000];
 /** `npm start`'s sandbox port: a command that names it reaches the contract sandbox. */
 const NPM_START_SANDBOX_PORT = 4010;
-
-const freePort = () =>
-	new Promise<number>((resolve, reject) => {
-		const server = net.createServer();
-		server.once('error', reject);
-		server.listen(0, '127.0.0.1', () => {
-			const { port } = server.address() as net.AddressInfo;
-			server.close(() => resolve(port));
-		});
-	});
 
 const listening = (port: number) =>
 	new Promise<boolean>((resolve) => {
