@@ -139,19 +139,33 @@ export async function registrations(h: Healing, side: Side): Promise<Registratio
 	);
 }
 
-/** Exactly one registration for the workflow (waiting for it), logging what the ERP was asked. */
+/**
+ * Exactly one registration for the workflow (waiting for it), logging what the ERP was asked.
+ * With `since` (the registration and the checks before a restart), waiting also until the trigger
+ * has acted on it since: checked it again, or made a new one. n8n answers before every trigger()
+ * has checked its registration: read too early under load, a registration replaced a moment
+ * later was taken for the kept one, and the test then waited for checks of a deleted one.
+ */
 export async function oneRegistration(
 	h: Healing,
 	side: Side,
 	what: string,
-	options: CountOptions = {},
+	options: CountOptions & { since?: { id: string; checks: Map<string, number> } } = {},
 ): Promise<Registration> {
+	const { since, ...countOptions } = options;
+	const actedOn = async (r: Registration) =>
+		!since ||
+		r.id !== since.id ||
+		((await checksById(h)).get(r.id) ?? 0) > (since.checks.get(r.id) ?? 0);
 	try {
 		await expectCount(
 			`${what} (${side})`,
 			1,
-			async () => ({ count: (await registrations(h, side)).length }),
-			{ pollMs: 2_000, ...options },
+			async () => {
+				const found = await registrations(h, side);
+				return { count: found.length, settled: found.length === 1 && (await actedOn(found[0])) };
+			},
+			{ pollMs: 2_000, ...countOptions },
 		);
 	} finally {
 		const asked = (await sandboxRequests(h.e2e.sandbox.url))
@@ -182,11 +196,19 @@ export async function requestsByPath(h: Healing): Promise<Record<string, number>
 	return { ...(await sandboxStats(h.e2e.sandbox.url)).byPath };
 }
 
-/** How often the ERP was asked for this registration (each check of it is one GET). */
+/** How often the ERP was asked for each registration (each check of one is one GET). */
+export async function checksById(h: Healing): Promise<Map<string, number>> {
+	const checks = new Map<string, number>();
+	for (const r of await sandboxRequests(h.e2e.sandbox.url)) {
+		const id = r.method === 'GET' && /^\/v1\/webhooks\/([^/]+)$/.exec(r.path)?.[1];
+		if (id) checks.set(id, (checks.get(id) ?? 0) + 1);
+	}
+	return checks;
+}
+
+/** How often the ERP was asked for this registration. */
 async function checksOf(h: Healing, webhookId: string): Promise<number> {
-	return (await sandboxRequests(h.e2e.sandbox.url)).filter(
-		(r) => r.method === 'GET' && r.path === `/v1/webhooks/${webhookId}`,
-	).length;
+	return (await checksById(h)).get(webhookId) ?? 0;
 }
 
 /**

@@ -25,6 +25,7 @@ import { expectCount } from './count';
 import { MINUTE } from './helpers';
 import {
 	checkedAfterGrace,
+	checksById,
 	closeHealing,
 	crossing,
 	deleteRegistration,
@@ -103,9 +104,26 @@ async function expectCaughtUp(
 	);
 }
 
-/** The current registration of each workflow. */
-async function currentRegistrations(h: Healing, what: string) {
-	const [on, off] = await Promise.all(SIDES.map((side) => oneRegistration(h, side, what)));
+/**
+ * The current registration of each workflow; after a restart (`before`: the registrations and
+ * checks before it), once each trigger has acted on its registration since.
+ */
+async function currentRegistrations(
+	h: Healing,
+	what: string,
+	before?: { on: { id: string }; off: { id: string }; checks: Map<string, number> },
+) {
+	const [on, off] = await Promise.all(
+		SIDES.map((side) =>
+			oneRegistration(h, side, what, {
+				// The first check comes at the trigger's first tick, within a minute of the start.
+				...(before && {
+					...RESTORE_DEADLINE,
+					since: { id: before[side].id, checks: before.checks },
+				}),
+			}),
+		),
+	);
 	return { on, off };
 }
 
@@ -206,9 +224,13 @@ export function useSelfHealingScenario(options: {
 		'(c) a restart repeats nothing: no run, the registration kept (catch-up on); a quiet check costs one GET /webhooks/:id and, with catch-up, one journal page; the next crossing runs once',
 		each(async (h, tally) => {
 			const before = await currentRegistrations(h, 'registrations before the restart');
+			const checks = await checksById(h);
 			await h.e2e.n8n!.stop();
 			await h.e2e.start();
-			const after = await currentRegistrations(h, 'registrations after the restart');
+			const after = await currentRegistrations(h, 'registrations after the restart', {
+				...before,
+				checks,
+			});
 			// Catch-up on: the registration restored in (b) was saved with the runs that followed it
 			// (the trigger's emit saves its static data), so the restart keeps it.
 			assert.equal(after.on.id, before.on.id, 'on: the restart keeps the registration');
