@@ -105,10 +105,19 @@ export async function importWorkflows(
 	log: Log,
 ): Promise<void> {
 	await importCredentials(config, [demoCredential(options.sandboxBaseUrl)], log);
-	if (options.workflows.length === 0) return;
+	await importWorkflowFiles(config, options.workflows, log);
+}
+
+/** Imports workflows with the n8n CLI, keeping their ids (importing again replaces them). */
+export async function importWorkflowFiles(
+	config: N8nConfig,
+	workflows: Workflow[],
+	log: Log,
+): Promise<void> {
+	if (workflows.length === 0) return;
 	const dir = fs.mkdtempSync(path.join(config.paths.userFolder, 'import-'));
 	try {
-		for (const workflow of options.workflows) {
+		for (const workflow of workflows) {
 			fs.writeFileSync(path.join(dir, `${workflow.id}.json`), JSON.stringify(workflow));
 		}
 		await n8nCli(config, ['import:workflow', '--separate', `--input=${dir}`], log);

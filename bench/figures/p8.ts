@@ -11,7 +11,7 @@
 // expression isolates it took per delivery (its metric expression.pool.acquired, N8N_METRICS on):
 // where the time goes (bench/performance-notes.md).
 import { DEMO_KEYS } from '../../sandbox';
-import { importCredentials, keepFilesOnFailure } from '../../scripts/n8n-instance';
+import { keepFilesOnFailure } from '../../scripts/n8n-instance';
 import type { N8nRest } from '../../scripts/n8n-instance';
 import { chainWorkflow, startE2e } from '../../test/e2e/helpers';
 import { signedDelivery } from '../../test/trigger/signed-delivery';
@@ -196,24 +196,19 @@ export async function runP8(context: FigureContext): Promise<P8Result> {
 			...(profile ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profile}` } : {}),
 		},
 		workflows: () => workflows(),
-		beforeStart: async ({ config, sandbox }) =>
-			await importCredentials(
-				config,
-				[
-					{
-						...CREDENTIAL,
-						type: 'erpApi',
-						data: {
-							environment: 'sandbox',
-							baseUrl: sandbox.baseUrl,
-							apiKey: DEMO_KEYS.full,
-							webhookSecret: SECRET,
-						},
-					},
-					{ ...HEADER_CREDENTIAL, type: 'httpHeaderAuth', data: { ...HEADER } },
-				],
-				log,
-			),
+		credentials: async ({ sandbox }) => [
+			{
+				...CREDENTIAL,
+				type: 'erpApi',
+				data: {
+					environment: 'sandbox',
+					baseUrl: sandbox.baseUrl,
+					apiKey: DEMO_KEYS.full,
+					webhookSecret: SECRET,
+				},
+			},
+			{ ...HEADER_CREDENTIAL, type: 'httpHeaderAuth', data: { ...HEADER } },
+		],
 	});
 	try {
 		const rest = e2e.rest;

@@ -17,12 +17,7 @@ import { afterAll, beforeAll, describe, it } from '@jest/globals';
 
 import { DEMO_KEYS, control, sandboxRequests, sandboxStats } from '../../sandbox';
 import { SANDBOX_CREDENTIAL } from '../../scripts/examples';
-import {
-	importCredentials,
-	keepFilesOnFailure,
-	n8nExecute,
-	skipE2e,
-} from '../../scripts/n8n-instance';
+import { keepFilesOnFailure, n8nExecute, skipE2e } from '../../scripts/n8n-instance';
 import { expectCount, expectRuns } from '../e2e/count';
 import {
 	articlesWorkflow,
@@ -126,14 +121,10 @@ function atLeast(version: string, [major, minor]: number[]): boolean {
 					articlesWorkflow(IDS.tls12, TLS_CREDENTIALS.tls12),
 					articlesWorkflow(IDS.tls13, TLS_CREDENTIALS.tls13),
 				],
-				beforeStart: async (started) => {
+				credentials: async (started) => {
 					const fronts = await startTlsFronts(started);
 					({ tls12, tls13 } = fronts);
-					await importCredentials(
-						started.config,
-						[await payrollCredential(started.config, started.sandbox), ...fronts.credentials],
-						log,
-					);
+					return [await payrollCredential(started.config, started.sandbox), ...fronts.credentials];
 				},
 			});
 			await e2e.start();

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { sandboxStats } from '../../sandbox';
 import { EXAMPLE_IDS, loadExample, type Workflow } from '../../scripts/examples';
 import { N8N_VERSION } from '../../scripts/n8n-env';
-import { importCredentials, keepFilesOnFailure, skipE2e } from '../../scripts/n8n-instance';
+import { keepFilesOnFailure, skipE2e } from '../../scripts/n8n-instance';
 import { expectCount, expectRuns, stableRunCount } from './count';
 import { e2eLog, erp, MINUTE, startE2e, type ApiJson, type E2e } from './helpers';
 import { FINAL_ANSWER_PREFIX, startScriptedModel, type ScriptedModel } from './scripted-model';
@@ -59,22 +59,18 @@ function withPublicChat(workflow: Workflow): Workflow {
 			log,
 			files,
 			workflows: () => [withPublicChat(example)],
-			beforeStart: async ({ config }) => {
+			credentials: async () => {
 				// The credential the example's model node names, as a user fills it in the editor.
 				const { id, name } = (modelNode.credentials as { openAiApi: { id: string; name: string } })
 					.openAiApi;
-				await importCredentials(
-					config,
-					[
-						{
-							id,
-							name,
-							type: 'openAiApi',
-							data: { apiKey: 'sk-scripted-local-model', url: model.baseUrl },
-						},
-					],
-					log,
-				);
+				return [
+					{
+						id,
+						name,
+						type: 'openAiApi',
+						data: { apiKey: 'sk-scripted-local-model', url: model.baseUrl },
+					},
+				];
 			},
 		});
 		await e2e.rest.activate(EXAMPLE_IDS.aiAgent);

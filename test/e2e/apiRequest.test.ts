@@ -14,12 +14,7 @@ import { afterAll, beforeAll, describe, it } from '@jest/globals';
 
 import { DEMO_OAUTH_CLIENT } from '../../sandbox';
 import { N8N_VERSION } from '../../scripts/n8n-env';
-import {
-	importCredentials,
-	keepFilesOnFailure,
-	n8nExecute,
-	skipE2e,
-} from '../../scripts/n8n-instance';
+import { keepFilesOnFailure, n8nExecute, skipE2e } from '../../scripts/n8n-instance';
 import { expectCount } from './count';
 import { e2eLog, erp, MINUTE, startE2e, type E2e } from './helpers';
 import { apiRequestWorkflow, payrollCredential } from './oauth';
@@ -42,7 +37,6 @@ const WORKFLOW_IDS = { slips: 'ErpE2ePayroll001', journal: 'ErpE2eAuditJrnl1' };
 				folderPrefix: 'n8n-nodes-erp-e2e-api-',
 				log,
 				files,
-				start: false,
 				workflows: () => [
 					apiRequestWorkflow(WORKFLOW_IDS.slips, 'E2E: read the payroll slips', {
 						path: '/paie/bulletins',
@@ -53,9 +47,7 @@ const WORKFLOW_IDS = { slips: 'ErpE2ePayroll001', journal: 'ErpE2eAuditJrnl1' };
 						path: '/audit/journal',
 					}),
 				],
-				beforeStart: async ({ config, sandbox }) => {
-					await importCredentials(config, [await payrollCredential(config, sandbox)], log);
-				},
+				credentials: async ({ config, sandbox }) => [await payrollCredential(config, sandbox)],
 			});
 		}, 55 * MINUTE);
 

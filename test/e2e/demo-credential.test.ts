@@ -33,7 +33,6 @@ const log = e2eLog('demo-credential');
 			folderPrefix: 'n8n-nodes-erp-e2e-demo-',
 			log,
 			files,
-			workflows: () => [],
 			start: false,
 		});
 	}, 30 * MINUTE);

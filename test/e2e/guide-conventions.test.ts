@@ -26,9 +26,9 @@ import {
 	type Workflow,
 } from '../../scripts/examples';
 import { N8N_VERSION } from '../../scripts/n8n-env';
-import { importCredentials, keepFilesOnFailure, skipE2e } from '../../scripts/n8n-instance';
+import { keepFilesOnFailure, skipE2e } from '../../scripts/n8n-instance';
 import { expectCount } from './count';
-import { e2eLog, MINUTE, startE2e, type E2e } from './helpers';
+import { e2eLog, MINUTE, type Sandbox, startE2e, type E2e } from './helpers';
 
 const SKIP = skipE2e();
 const log = e2eLog('e2e guide');
@@ -62,25 +62,18 @@ const COPY_ID = 'ErpGuideLowStock';
 		const track = files.track;
 
 		/** The credential of step 4, with `more` (step 7's signature settings). */
-		const credential = async (more: Record<string, unknown> = {}) =>
-			await importCredentials(
-				e2e.config,
-				[
-					{
-						...VARIANT,
-						type: 'erpApi',
-						data: {
-							environment: 'sandbox',
-							baseUrl: e2e.sandbox.baseUrl,
-							apiKey: DEMO_KEYS.full,
-							customConventions: true,
-							...LISTS,
-							...more,
-						},
-					},
-				],
-				log,
-			);
+		const credential = (sandbox: Sandbox, more: Record<string, unknown> = {}) => ({
+			...VARIANT,
+			type: 'erpApi',
+			data: {
+				environment: 'sandbox',
+				baseUrl: sandbox.baseUrl,
+				apiKey: DEMO_KEYS.full,
+				customConventions: true,
+				...LISTS,
+				...more,
+			},
+		});
 
 		/** The sandbox sends a stock.bas for this article (`POST /_sandbox/events`, as in step 6). */
 		const event = async (articleId: string) => {
@@ -122,10 +115,7 @@ const COPY_ID = 'ErpGuideLowStock';
 						.join('2c9a4f0e-5d7b-4e1a-8f63-b1d2e3f4a5c7');
 					return [{ ...(JSON.parse(text) as Workflow), id: COPY_ID, name: 'Low stock copy' }];
 				},
-				beforeStart: async (started) => {
-					e2e = started;
-					await credential();
-				},
+				credentials: async ({ sandbox }) => [credential(sandbox)],
 			});
 		}, 55 * MINUTE);
 
@@ -141,15 +131,17 @@ const COPY_ID = 'ErpGuideLowStock';
 				await event('art_00000002');
 				await expectCount('deliveries answered 401', 1, async () => await deliveries(401));
 
-				await credential({
-					signatureScheme: 'bodyHmac',
-					signatureHeader: 'X-Hub-Signature-256',
-					signatureAlgorithm: 'sha256',
-					signatureEncoding: 'hex',
-					signaturePrefix: 'sha256=',
-					eventTypePath: 'event',
-					eventDataPath: 'payload',
-				});
+				await e2e.setCredential(
+					credential(e2e.sandbox, {
+						signatureScheme: 'bodyHmac',
+						signatureHeader: 'X-Hub-Signature-256',
+						signatureAlgorithm: 'sha256',
+						signatureEncoding: 'hex',
+						signaturePrefix: 'sha256=',
+						eventTypePath: 'event',
+						eventDataPath: 'payload',
+					}),
+				);
 				await e2e.rest.deactivate(COPY_ID);
 				await e2e.rest.activate(COPY_ID);
 				await event('art_00000001');

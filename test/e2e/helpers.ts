@@ -8,15 +8,12 @@ import * as fs from 'node:fs';
 
 import { DEMO_KEYS, startSandbox } from '../../sandbox';
 import type { SandboxOptions } from '../../sandbox';
+import { demoCredential, importWorkflowFiles, type Workflow } from '../../scripts/examples';
+import { type Log, n8nMajor, n8nVersion } from '../../scripts/n8n-env';
 import {
-	demoCredential,
-	importWorkflows,
-	SANDBOX_CREDENTIAL,
-	type Workflow,
-} from '../../scripts/examples';
-import type { Log } from '../../scripts/n8n-env';
-import {
+	type CredentialImport,
 	freePort,
+	importCredentials,
 	keepFilesOnFailure,
 	type N8nConfig,
 	N8nRest,
@@ -92,8 +89,13 @@ export type E2e = {
 	sandbox: Sandbox;
 	n8n?: RunningN8n;
 	rest: N8nRest;
-	/** Starts n8n (again, after a stop) and signs in as the owner. */
+	/**
+	 * Starts n8n (again, after a stop) and signs in as the owner; the first start makes the
+	 * file's credentials and workflows.
+	 */
 	start(): Promise<'created' | 'signed-in'>;
+	/** Makes a credential, or replaces the one of that id (as `n8n import:credentials` does). */
+	setCredential(credential: CredentialImport): Promise<void>;
 	/** For afterAll: stops n8n and the sandbox, then keeps or removes the user folder. */
 	stop(logFile?: 'n8n' | 'setup'): Promise<void>;
 };
@@ -105,8 +107,11 @@ type E2eOptions = {
 	/** The file's keepFilesOnFailure: its tracked tests decide whether the folder is kept. */
 	files: ReturnType<typeof keepFilesOnFailure>;
 	sandbox?: SandboxOptions;
+	/** The file's workflows, made at the first start with the sandbox credential. */
 	workflows?: (sandbox: Sandbox) => Workflow[];
-	beforeStart?: (e2e: E2e) => Promise<void>;
+	/** Credentials the workflows name besides the sandbox's, made before them. */
+	credentials?: (e2e: E2e) => Promise<CredentialImport[]>;
+	/** False: the file calls `e2e.start()` itself (the credentials and workflows are made then). */
 	start?: boolean;
 	/** The n8n version (default: ERP_N8N_VERSION or N8N_VERSION, see scripts/n8n-env.ts). */
 	version?: string;
@@ -114,36 +119,29 @@ type E2eOptions = {
 	extraEnv?: Record<string, string>;
 	/**
 	 * Use the run's shared n8n (test/e2e/shared-n8n.ts) rather than one of the file's own: for a
-	 * file that never stops, restarts or reconfigures n8n (no `version`, `extraEnv`,
-	 * `beforeStart`, nor `start: false`), whose workflow ids and webhook paths no other sharing
-	 * file uses. Its workflows are created through n8n's REST API, bound to a credential of its own
-	 * for its sandbox.
+	 * file that never stops, restarts or reconfigures n8n (no `version`, `extraEnv`, nor
+	 * `start: false`), whose workflow ids and webhook paths no other sharing file uses.
 	 */
 	shared?: boolean;
 };
 
 /**
  * For an e2e file's beforeAll: n8n installed with the packed package in a new user folder
- * (`prepareInstance`), the sandbox on a free port, then, when given, `workflows` imported with
- * the sandbox credential and `beforeStart` run (e.g. to import other credentials). n8n is started
- * unless `start` is false. `e2e.stop()` in afterAll undoes it all. With `shared`, the run's n8n.
+ * (`prepareInstance`), the sandbox on a free port; n8n started unless `start` is false, and at
+ * its first start the file's credentials and workflows made. `e2e.stop()` in afterAll undoes it
+ * all. With `shared`, the run's n8n.
  */
 export async function startE2e(options: E2eOptions): Promise<E2e> {
 	if (options.shared) {
-		const { version, extraEnv, beforeStart, start } = options;
-		if (version || extraEnv || beforeStart || start === false)
-			throw new Error(
-				'a file that sets up its n8n (version, extraEnv, beforeStart, start) owns it',
-			);
+		const { version, extraEnv, start } = options;
+		if (version || extraEnv || start === false)
+			throw new Error('a file that sets up its n8n (version, extraEnv, start) owns it');
 		const shared = await sharedN8n(options.log);
 		if (shared) return await joinShared(shared, options);
 	}
 	const { log, files } = options;
-	const { env, userFolder, paths } = await prepareInstance(
-		options.folderPrefix,
-		log,
-		options.version,
-	);
+	const version = options.version ?? n8nVersion();
+	const { env, userFolder, paths } = await prepareInstance(options.folderPrefix, log, version);
 	const sandbox = await startSandbox({ port: 0, ...options.sandbox });
 	const config: N8nConfig = {
 		env,
@@ -152,6 +150,8 @@ export async function startE2e(options: E2eOptions): Promise<E2e> {
 		brokerPort: await freePort(),
 		extraEnv: options.extraEnv,
 	};
+	const maker = new Maker(config, version, log);
+	let made = false;
 	const e2e: E2e = {
 		userFolder,
 		config,
@@ -161,8 +161,14 @@ export async function startE2e(options: E2eOptions): Promise<E2e> {
 			log('starting n8n');
 			e2e.n8n = await startN8n(config);
 			e2e.rest = new N8nRest(e2e.n8n.url);
-			return await e2e.rest.signInAsOwner();
+			const signedIn = await e2e.rest.signInAsOwner();
+			if (!made) {
+				made = true;
+				await maker.make(e2e, options);
+			}
+			return signedIn;
 		},
+		setCredential: async (credential) => await maker.setCredential(e2e.rest, credential),
 		async stop(logFile = 'n8n') {
 			await e2e.n8n?.stop();
 			await sandbox.close();
@@ -170,11 +176,6 @@ export async function startE2e(options: E2eOptions): Promise<E2e> {
 		},
 	};
 	try {
-		if (options.workflows) {
-			const workflows = options.workflows(sandbox);
-			await importWorkflows(config, { sandboxBaseUrl: sandbox.baseUrl, workflows }, log);
-		}
-		await options.beforeStart?.(e2e);
 		if (options.start !== false) await e2e.start();
 	} catch (error) {
 		await e2e.n8n?.stop();
@@ -186,14 +187,71 @@ export async function startE2e(options: E2eOptions): Promise<E2e> {
 }
 
 /**
- * A file's part of the run's shared n8n: its own sandbox, its sandbox credential and workflows
- * created through the REST API; `stop()` unpublishes its workflows and closes its sandbox.
+ * Makes a file's credentials and workflows in a running n8n, through its REST API as the editor
+ * does: no n8n CLI process (each `n8n import:*` starts n8n once more: about 10 s of CPU). n8n
+ * gives a credential made so an id of its own: the workflows' references are moved to it. n8n
+ * 1.x's REST API drops a new workflow's id, which the tests name: there, the CLI's import.
+ */
+class Maker {
+	/** A credential's id as the workflows name it → its id in n8n. */
+	private readonly ids = new Map<string, string>();
+
+	constructor(
+		private readonly config: N8nConfig,
+		private readonly version: string,
+		private readonly log: Log,
+	) {}
+
+	async make(e2e: E2e, options: Pick<E2eOptions, 'workflows' | 'credentials'>): Promise<void> {
+		if (!options.workflows && !options.credentials) return;
+		const credentials = [
+			demoCredential(e2e.sandbox.baseUrl),
+			...((await options.credentials?.(e2e)) ?? []),
+		];
+		for (const credential of credentials) await this.setCredential(e2e.rest, credential);
+		const workflows = options.workflows?.(e2e.sandbox) ?? [];
+		if (n8nMajor(this.version) < 2) {
+			await importWorkflowFiles(this.config, workflows, this.log);
+			return;
+		}
+		for (const workflow of workflows) {
+			await e2e.rest.request('POST', '/rest/workflows', {
+				...withCredentials(workflow, this.ids),
+				active: false,
+			});
+		}
+		this.log(`${credentials.length} credential(s), ${workflows.length} workflow(s) made in n8n`);
+	}
+
+	async setCredential(rest: N8nRest, credential: CredentialImport): Promise<void> {
+		if (n8nMajor(this.version) < 2) {
+			await importCredentials(this.config, [credential], this.log);
+			return;
+		}
+		const { name, type, data } = credential;
+		const id = this.ids.get(credential.id);
+		if (id) {
+			await rest.request('PATCH', `/rest/credentials/${id}`, { name, type, data });
+			return;
+		}
+		const made = await rest.request<{ id: string }>('POST', '/rest/credentials', {
+			name,
+			type,
+			data,
+		});
+		this.ids.set(credential.id, made.id);
+	}
+}
+
+/**
+ * A file's part of the run's shared n8n: its own sandbox, its credentials and workflows made
+ * through the REST API; `stop()` unpublishes its workflows and closes its sandbox.
  */
 async function joinShared(shared: SharedN8n, options: E2eOptions): Promise<E2e> {
 	const { log, files } = options;
 	const sandbox = await startSandbox({ port: 0, ...options.sandbox });
 	const rest = new N8nRest(shared.url);
-	const created: string[] = [];
+	const maker = new Maker(shared.config, n8nVersion(), log);
 	const e2e: E2e = {
 		userFolder: shared.config.paths.userFolder,
 		config: shared.config,
@@ -210,30 +268,17 @@ async function joinShared(shared: SharedN8n, options: E2eOptions): Promise<E2e> 
 		async start() {
 			return await rest.signInAsOwner();
 		},
+		setCredential: async (credential) => await maker.setCredential(rest, credential),
 		async stop() {
-			for (const id of created) await rest.deactivate(id).catch(() => undefined);
+			for (const workflow of options.workflows?.(sandbox) ?? [])
+				await rest.deactivate(workflow.id).catch(() => undefined);
 			await sandbox.close();
 			if (files.anyFailed()) keepSharedN8n();
 		},
 	};
 	try {
 		await e2e.start();
-		const workflows = options.workflows?.(sandbox) ?? [];
-		if (workflows.length > 0) {
-			const credential = await rest.request<{ id: string }>('POST', '/rest/credentials', {
-				name: SANDBOX_CREDENTIAL.name,
-				type: 'erpApi',
-				data: demoCredential(sandbox.baseUrl).data,
-			});
-			for (const workflow of workflows) {
-				await rest.request('POST', '/rest/workflows', {
-					...withCredential(workflow, SANDBOX_CREDENTIAL.id, credential.id),
-					active: false,
-				});
-				created.push(workflow.id);
-			}
-			log(`${workflows.length} workflow(s) created in the run's shared n8n`);
-		}
+		await maker.make(e2e, options);
 	} catch (error) {
 		await sandbox.close();
 		keepSharedN8n();
@@ -242,8 +287,8 @@ async function joinShared(shared: SharedN8n, options: E2eOptions): Promise<E2e> 
 	return e2e;
 }
 
-/** `workflow` with every reference to the credential `from` pointing at `to` instead. */
-function withCredential(workflow: Workflow, from: string, to: string): Workflow {
+/** `workflow` with its credential references moved to n8n's ids (`ids`: given id → n8n's). */
+function withCredentials(workflow: Workflow, ids: Map<string, string>): Workflow {
 	return {
 		...workflow,
 		nodes: workflow.nodes.map((node) => {
@@ -254,7 +299,7 @@ function withCredential(workflow: Workflow, from: string, to: string): Workflow 
 				credentials: Object.fromEntries(
 					Object.entries(credentials).map(([type, ref]) => [
 						type,
-						ref.id === from ? { ...ref, id: to } : ref,
+						ids.has(ref.id) ? { ...ref, id: ids.get(ref.id)! } : ref,
 					]),
 				),
 			};

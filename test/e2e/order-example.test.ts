@@ -17,12 +17,7 @@ import { afterAll, beforeAll, describe, it } from '@jest/globals';
 
 import { demoCredential, EXAMPLE_IDS, loadExample } from '../../scripts/examples';
 import { N8N_VERSION } from '../../scripts/n8n-env';
-import {
-	freePort,
-	importCredentials,
-	keepFilesOnFailure,
-	skipE2e,
-} from '../../scripts/n8n-instance';
+import { freePort, keepFilesOnFailure, skipE2e } from '../../scripts/n8n-instance';
 import { expectCount, expectRuns } from './count';
 import { e2eLog, erp, MINUTE, startPublished, type ApiJson, type E2e } from './helpers';
 
@@ -242,9 +237,9 @@ const SANDBOX_POLL = { pollMs: 1000 };
 			};
 			// Unreachable: the credential's Base URL on a port nothing listens on.
 			const deadUrl = `http://127.0.0.1:${await freePort()}/v1`;
-			await importCredentials(e2e.config, [demoCredential(deadUrl)], log);
+			await e2e.setCredential(demoCredential(deadUrl));
 			await tryLater('E2E-DOWN', 'econnrefused');
-			await importCredentials(e2e.config, [demoCredential(e2e.sandbox.baseUrl)], log);
+			await e2e.setCredential(demoCredential(e2e.sandbox.baseUrl));
 
 			// Rate-limited: one request an hour, so the ERP asks for a wait far past the 60 s cap.
 			const config = async (body: unknown) =>

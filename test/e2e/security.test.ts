@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { DEMO_KEYS } from '../../sandbox';
 import { SANDBOX_CREDENTIAL } from '../../scripts/examples';
 import { N8N_VERSION } from '../../scripts/n8n-env';
-import { importCredentials, keepFilesOnFailure, skipE2e } from '../../scripts/n8n-instance';
+import { keepFilesOnFailure, skipE2e } from '../../scripts/n8n-instance';
 import type { SignedDelivery } from '../trigger/helpers';
 import { expectRuns, stableRunCount } from './count';
 import { e2eLog, MINUTE, startE2e, type E2e } from './helpers';
@@ -125,24 +125,18 @@ const TRIGGER_IDS: Record<TriggerKind, string> = {
 					triggerWorkflow(IDS.triggerManual, HOOK_IDS.manual, 'manual', MANUAL_CREDENTIAL, {}, 1.1),
 					triggerWorkflow(IDS.triggerBytes, HOOK_IDS.bytes, 'manual', MANUAL_CREDENTIAL, {}, 1.1),
 				],
-				beforeStart: async ({ config, sandbox }) => {
-					await importCredentials(
-						config,
-						[
-							{
-								...MANUAL_CREDENTIAL,
-								type: 'erpApi',
-								data: {
-									environment: 'sandbox',
-									baseUrl: sandbox.baseUrl,
-									apiKey: DEMO_KEYS.full,
-									webhookSecret: MANUAL_SECRET,
-								},
-							},
-						],
-						log,
-					);
-				},
+				credentials: async ({ sandbox }) => [
+					{
+						...MANUAL_CREDENTIAL,
+						type: 'erpApi',
+						data: {
+							environment: 'sandbox',
+							baseUrl: sandbox.baseUrl,
+							apiKey: DEMO_KEYS.full,
+							webhookSecret: MANUAL_SECRET,
+						},
+					},
+				],
 			});
 			for (const id of [IDS.http, IDS.httpPaginated, IDS.httpNextPage, IDS.httpControl])
 				await e2e.rest.activate(id);

@@ -17,12 +17,12 @@ export const TLS_CREDENTIALS = {
 export type TlsFronts = {
 	tls12: Front;
 	tls13: Front;
-	/** TLS_CREDENTIALS with their fronts' Base URLs, for importCredentials. */
+	/** TLS_CREDENTIALS with their fronts' Base URLs, for startE2e's credentials. */
 	credentials: CredentialImport[];
 	close(): Promise<void>;
 };
 
-/** For startE2e's beforeStart (n8n not started yet): the fronts, and n8n set to trust them. */
+/** For startE2e's credentials: the fronts, their credentials, and n8n's CLI set to trust them. */
 export async function startTlsFronts(e2e: Pick<E2e, 'userFolder' | 'sandbox' | 'config'>) {
 	const certificate = makeCertificate(e2e.userFolder);
 	const tls12 = await startFront(e2e.sandbox.url, certificate, 'TLSv1.2');

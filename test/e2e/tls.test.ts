@@ -12,12 +12,7 @@ import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 
 import { N8N_VERSION } from '../../scripts/n8n-env';
-import {
-	importCredentials,
-	keepFilesOnFailure,
-	n8nExecute,
-	skipE2e,
-} from '../../scripts/n8n-instance';
+import { keepFilesOnFailure, n8nExecute, skipE2e } from '../../scripts/n8n-instance';
 import type { Front } from '../transport/tls-servers';
 import { expectCount } from './count';
 import { articlesWorkflow, e2eLog, lastRunLog, MINUTE, startE2e, type E2e } from './helpers';
@@ -41,15 +36,14 @@ const WORKFLOW_IDS = { tls12: 'ErpE2eTls12Only1', tls13: 'ErpE2eTls13Srv01' };
 			log,
 			files,
 			sandbox: { rateLimit: false },
-			start: false,
 			workflows: () => [
 				articlesWorkflow(WORKFLOW_IDS.tls12, TLS_CREDENTIALS.tls12),
 				articlesWorkflow(WORKFLOW_IDS.tls13, TLS_CREDENTIALS.tls13),
 			],
-			beforeStart: async (started) => {
+			credentials: async (started) => {
 				const fronts = await startTlsFronts(started);
 				({ tls12, tls13 } = fronts);
-				await importCredentials(started.config, fronts.credentials, log);
+				return fronts.credentials;
 			},
 		});
 	}, 55 * MINUTE);
