@@ -6,7 +6,7 @@
 // - Continue (regular output): every item on the success output, the failed one with `error`,
 //   `code` and `httpCode` (as before);
 // - Continue (using error output): only the failed item on the error output, with the input
-//   item's fields, `error` and the ERP's facts in `details`; the others on the success output.
+//   item's fields and `error: { message, code, httpCode, ... }`; the others on the success output.
 // Each output feeds a node that reads `$('Start').item`, so the pairing of every item (Get Many
 // and API Request's List Items return two records per input item) is checked as a later node
 // sees it.
@@ -140,11 +140,13 @@ function checkRun(
 	assert.equal(items.length, successItems.length + (mode === 'continueErrorOutput' ? 0 : 1), at);
 	const [item] = failedOnes;
 	assert.deepEqual(item.pairedItem, { item: failed }, `${at}: the failed item's pairing`);
-	assert.match(String(item.json.error), failure.message, at);
 	const facts =
-		mode === 'continueErrorOutput'
-			? (item.json.details as IDataObject)
-			: (item.json as IDataObject);
+		mode === 'continueErrorOutput' ? (item.json.error as IDataObject) : (item.json as IDataObject);
+	assert.match(
+		String(mode === 'continueErrorOutput' ? facts.message : facts.error),
+		failure.message,
+		at,
+	);
 	assert.equal(facts.httpCode, failure.httpCode, `${at}: httpCode ${JSON.stringify(item.json)}`);
 	assert.equal(facts.code === null, failure.httpCode === null, `${at}: code`);
 	const failureSeen = outputOf(result, mode === 'continueErrorOutput' ? 'Failure' : 'Success')
@@ -155,7 +157,7 @@ function checkRun(
 		// n8n gives the error output's item the input item's fields.
 		assert.deepEqual(
 			item.json,
-			{ ...input[failed], error: item.json.error, details: facts },
+			{ ...input[failed], error: facts },
 			`${at}: the input's fields, the error and its facts`,
 		);
 	} else {

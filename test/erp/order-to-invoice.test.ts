@@ -84,7 +84,7 @@ test('order to paid invoice in one workflow run', async () => {
  * What the example's answers to the shop read (examples/order-to-invoice.json): its ERP nodes
  * continue on their error output, and *Fix the order?* tells a bad order (our node's message,
  * `Invalid value for "…"`, with no httpCode) from a temporary failure (e.g. httpCode 429) on the
- * failed item, which carries the ERP's facts in `details`.
+ * failed item, whose `error` carries the message and the ERP's facts.
  */
 test('the error items the example answers the shop from: a bad order, then the rate limit', async () => {
 	const example = loadExample(EXAMPLE_IDS.orderToInvoice);
@@ -95,7 +95,7 @@ test('the error items the example answers the shop from: a bad order, then the r
 	);
 	const check = example.nodes.find((n) => n.name === 'Fix the order?')!;
 	assert.match(JSON.stringify(check.parameters), /Invalid value for/);
-	assert.match(JSON.stringify(check.parameters), /\$json\.details\.httpCode/);
+	assert.match(JSON.stringify(check.parameters), /\$json\.error\.httpCode/);
 	// The client's error output goes to Fix the order?; the invoice's and the settlement's first
 	// to Already invoiced? (409 for a reference already used), whose other branch is Fix the order?
 	const errorTarget = (name: string) =>
@@ -124,8 +124,8 @@ test('the error items the example answers the shop from: a bad order, then the r
 		assert.equal(result.success, true, result.error?.message);
 		assert.deepEqual(result.output(node, 0), [], `${node}: nothing on the success output`);
 		const [item] = result.output(node, 1);
-		const facts: IDataObject = { ...(item.details as IDataObject), error: item.error };
-		return facts;
+		const { message, ...facts } = item.error as IDataObject;
+		return { ...facts, error: message };
 	};
 	const order: BurstOrder = {
 		order_number: 'WEB-2026-0099',

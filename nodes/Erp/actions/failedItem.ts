@@ -3,11 +3,14 @@
 // - Stop Workflow: the error is thrown, naming the item;
 // - Continue (regular output): an item on the success output, `{ error, code, httpCode,
 //   description?, details? }`;
-// - Continue (using error output): an item n8n moves to the error output. n8n-core
-//   (WorkflowExecute.handleNodeErrorOutput) moves an item whose json holds nothing but `error`,
-//   `message` and `details`, and gives it the input item's fields; so the ERP's facts go in
-//   `details`. (An item carrying `error` as an object is moved too, but n8n then replaces its json
-//   with the message alone: the ERP's facts and the input's fields would be lost.)
+// - Continue (using error output): an item n8n moves to the error output, `{ error: { message,
+//   code, httpCode, description?, details? } }`, as n8n's own HTTP Request node's `{ error }`.
+//   n8n-core (WorkflowExecute.handleNodeErrorOutput) moves an item whose json holds `error` and
+//   nothing else (1.123.81 and 2.33.7 also accept `message` beside it, 2.41.1 `message` and
+//   `details`), and gives it the input item's fields; so the ERP's facts go inside `error`, the
+//   one shape every supported n8n moves. (An item carrying `error` on the item rather than in its
+//   json is moved too, but n8n then replaces its json with the message alone: the ERP's facts and
+//   the input's fields would be lost.)
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
@@ -26,7 +29,7 @@ export function asNodeError(
 /** The json of a failed item under the node's On Error setting (see above). */
 function failedJson(ctx: IExecuteFunctions, error: unknown): IDataObject {
 	const { message, ...facts } = erpErrorToJson(error);
-	if (ctx.getNode().onError === 'continueErrorOutput') return { error: message, details: facts };
+	if (ctx.getNode().onError === 'continueErrorOutput') return { error: { message, ...facts } };
 	return { error: message, ...facts };
 }
 
