@@ -18,6 +18,8 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
+import { parse as parseFlatted } from 'flatted';
+
 import {
 	childEnv,
 	ensureN8n,
@@ -688,30 +690,15 @@ export class N8nRest {
 	}
 
 	/**
-	 * An execution's data as n8n stored it (`resultData.runData`, ...), unflattened: n8n stores it
-	 * "flatted", a JSON array whose first entry is the root and in which every string inside an
-	 * object or array is the index of its value. What the editor shows of a finished run.
+	 * An execution's data as n8n stored it (`resultData.runData`, ...), read from n8n's "flatted"
+	 * form (the `flatted` package n8n writes it with). What the editor shows of a finished run.
 	 */
 	async executionData(executionId: string): Promise<ExecuteResult> {
 		const execution = await this.request<{ data?: string }>(
 			'GET',
 			`/rest/executions/${executionId}`,
 		);
-		if (typeof execution.data !== 'string') return undefined;
-		const table = JSON.parse(execution.data) as unknown[];
-		const revived = new Map<number, unknown>();
-		const revive = (index: number): unknown => {
-			const entry = table[index];
-			if (typeof entry !== 'object' || entry === null) return entry;
-			if (revived.has(index)) return revived.get(index);
-			const out: Record<string, unknown> | unknown[] = Array.isArray(entry) ? [] : {};
-			revived.set(index, out);
-			for (const [key, value] of Object.entries(entry))
-				(out as Record<string, unknown>)[key] =
-					typeof value === 'string' ? revive(Number(value)) : value;
-			return out;
-		};
-		return revive(0);
+		return typeof execution.data === 'string' ? parseFlatted(execution.data) : undefined;
 	}
 
 	/**

@@ -33,7 +33,6 @@ const IDS = { routing: 'ErpCompatOnErr01', stop: 'ErpCompatOnErr02' };
 			folderPrefix: `n8n-nodes-erp-compat-on-error-${version}-`,
 			log,
 			files,
-			start: false,
 			workflows: (sandbox) => onErrorWorkflows(IDS, sandbox.baseUrl),
 		});
 	}, 60 * MINUTE);

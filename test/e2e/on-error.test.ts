@@ -43,7 +43,6 @@ const example = loadExample(EXAMPLE_IDS.orderToInvoice);
 				folderPrefix: 'n8n-nodes-erp-e2e-on-error-',
 				log,
 				files,
-				start: false,
 				workflows: (sandbox) => [...onErrorWorkflows(IDS, sandbox.baseUrl), example],
 			});
 		}, 75 * MINUTE);
@@ -67,7 +66,6 @@ const example = loadExample(EXAMPLE_IDS.orderToInvoice);
 		it(
 			'the order example: after answering 422 or 503 the execution fails, naming the order (control: a good order succeeds)',
 			track(async () => {
-				await e2e.start();
 				await e2e.rest.activate(example.id);
 				const path = String(
 					example.nodes.find((n) => n.type === 'n8n-nodes-base.webhook')!.parameters.path,
