@@ -56,6 +56,7 @@ function withPublicChat(workflow: Workflow): Workflow {
 		model = await startScriptedModel();
 		e2e = await startE2e({
 			folderPrefix: 'n8n-nodes-erp-e2e-ai-',
+			shared: true,
 			log,
 			files,
 			workflows: () => [withPublicChat(example)],

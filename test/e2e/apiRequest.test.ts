@@ -35,6 +35,7 @@ const WORKFLOW_IDS = { slips: 'ErpE2ePayroll001', journal: 'ErpE2eAuditJrnl1' };
 		beforeAll(async () => {
 			e2e = await startE2e({
 				folderPrefix: 'n8n-nodes-erp-e2e-api-',
+				shared: true,
 				log,
 				files,
 				workflows: () => [

@@ -67,6 +67,7 @@ const LIST_HOOK_IDS = {
 		beforeAll(async () => {
 			e2e = await startE2e({
 				folderPrefix: 'n8n-nodes-erp-e2e-conv-',
+				shared: true,
 				log,
 				files,
 				sandbox: {

@@ -94,6 +94,7 @@ const COPY_ID = 'ErpGuideLowStock';
 			chat = await startChatSink();
 			e2e = await startE2e({
 				folderPrefix: 'n8n-nodes-erp-e2e-guide-',
+				shared: true,
 				log,
 				files,
 				sandbox: {

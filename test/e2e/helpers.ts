@@ -4,6 +4,7 @@
  * sandbox (`startE2e`), the sandbox's API with the demo key (`erp`), and polling (`waitFor`).
  */
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 
 import { DEMO_KEYS, startSandbox } from '../../sandbox';
@@ -304,6 +305,26 @@ function withCredentials(workflow: Workflow, ids: Map<string, string>): Workflow
 				),
 			};
 		}),
+	};
+}
+
+/**
+ * An example as one file's own on the run's shared n8n: `workflow` under the id `id`, its Webhook
+ * nodes on paths of their own (`<id>-<path>`), where several files publish the same example.
+ */
+export function ownCopy(workflow: Workflow, id: string): Workflow {
+	return {
+		...workflow,
+		id,
+		nodes: workflow.nodes.map((node) =>
+			node.type === 'n8n-nodes-base.webhook'
+				? {
+						...node,
+						webhookId: randomUUID(),
+						parameters: { ...node.parameters, path: `${id}-${String(node.parameters.path)}` },
+					}
+				: node,
+		),
 	};
 }
 

@@ -22,14 +22,14 @@ import { EXAMPLE_IDS, SANDBOX_DEMO_KEY, loadExample } from '../../scripts/exampl
 import { N8N_VERSION } from '../../scripts/n8n-env';
 import { keepFilesOnFailure, skipE2e } from '../../scripts/n8n-instance';
 import { expectRuns } from './count';
-import { e2eLog, MINUTE, startE2e, type E2e } from './helpers';
+import { e2eLog, MINUTE, ownCopy, startE2e, type E2e } from './helpers';
 import { checkRouting, checkStop, onErrorWorkflows } from './on-error';
 
 const SKIP = skipE2e();
 const log = e2eLog('e2e on-error');
 
 const IDS = { routing: 'ErpE2eOnError001', stop: 'ErpE2eOnError002' };
-const example = loadExample(EXAMPLE_IDS.orderToInvoice);
+const example = ownCopy(loadExample(EXAMPLE_IDS.orderToInvoice), 'ErpE2eOnErrOrder');
 
 (SKIP ? describe.skip : describe)(
 	`On Error and failed executions in real n8n ${N8N_VERSION}`,
@@ -41,6 +41,7 @@ const example = loadExample(EXAMPLE_IDS.orderToInvoice);
 		beforeAll(async () => {
 			e2e = await startE2e({
 				folderPrefix: 'n8n-nodes-erp-e2e-on-error-',
+				shared: true,
 				log,
 				files,
 				workflows: (sandbox) => [...onErrorWorkflows(IDS, sandbox.baseUrl), example],

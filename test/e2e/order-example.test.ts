@@ -19,12 +19,12 @@ import { demoCredential, EXAMPLE_IDS, loadExample } from '../../scripts/examples
 import { N8N_VERSION } from '../../scripts/n8n-env';
 import { freePort, keepFilesOnFailure, skipE2e } from '../../scripts/n8n-instance';
 import { expectCount, expectRuns } from './count';
-import { e2eLog, erp, MINUTE, startPublished, type ApiJson, type E2e } from './helpers';
+import { e2eLog, erp, MINUTE, ownCopy, startPublished, type ApiJson, type E2e } from './helpers';
 
 const SKIP = skipE2e();
 const log = e2eLog('e2e order');
 
-const example = loadExample(EXAMPLE_IDS.orderToInvoice);
+const example = ownCopy(loadExample(EXAMPLE_IDS.orderToInvoice), 'ErpE2eOrderExamp');
 const webhookPath = String(
 	example.nodes.find((n) => n.type === 'n8n-nodes-base.webhook')!.parameters.path,
 );
@@ -44,7 +44,12 @@ const SANDBOX_POLL = { pollMs: 1000 };
 	const email = `order-${Date.now()}@shop.example`;
 
 	beforeAll(async () => {
-		e2e = await startPublished(example, { folderPrefix: 'n8n-nodes-erp-e2e-order-', log, files });
+		e2e = await startPublished(example, {
+			folderPrefix: 'n8n-nodes-erp-e2e-order-',
+			log,
+			files,
+			shared: true,
+		});
 	}, 75 * MINUTE);
 
 	afterAll(async () => {
@@ -124,7 +129,7 @@ const SANDBOX_POLL = { pollMs: 1000 };
 			assert.equal(open.statut, 'emise');
 			assert.equal(open.reste_a_payer, open.total_ttc);
 
-			const runs = await expectRuns(e2e.rest, EXAMPLE_IDS.orderToInvoice, 2);
+			const runs = await expectRuns(e2e.rest, example.id, 2);
 			assert.ok(
 				runs.every((r) => r.status === 'success'),
 				JSON.stringify(runs),

@@ -33,6 +33,7 @@ const WORKFLOW_IDS = { tls12: 'ErpE2eTls12Only1', tls13: 'ErpE2eTls13Srv01' };
 	beforeAll(async () => {
 		e2e = await startE2e({
 			folderPrefix: 'n8n-nodes-erp-e2e-tls-',
+			shared: true,
 			log,
 			files,
 			sandbox: { rateLimit: false },

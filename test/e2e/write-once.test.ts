@@ -24,7 +24,16 @@ import { EXAMPLE_IDS, loadExample, SANDBOX_CREDENTIAL } from '../../scripts/exam
 import { N8N_VERSION } from '../../scripts/n8n-env';
 import { keepFilesOnFailure, skipE2e } from '../../scripts/n8n-instance';
 import { expectCount } from './count';
-import { chainWorkflow, e2eLog, erp, MINUTE, startE2e, type ApiJson, type E2e } from './helpers';
+import {
+	chainWorkflow,
+	e2eLog,
+	erp,
+	MINUTE,
+	ownCopy,
+	startE2e,
+	type ApiJson,
+	type E2e,
+} from './helpers';
 
 const SKIP = skipE2e();
 const log = e2eLog('e2e write-once');
@@ -36,7 +45,7 @@ const FLOWS = {
 type Flow = (typeof FLOWS)[keyof typeof FLOWS];
 
 const retry = { retryOnFail: true, maxTries: 3, waitBetweenTries: 1000 };
-const example = loadExample(EXAMPLE_IDS.orderToInvoice);
+const example = ownCopy(loadExample(EXAMPLE_IDS.orderToInvoice), 'ErpE2eOnceOrder1');
 
 function orderWorkflow(flow: Flow) {
 	const erpNode = (name: string, parameters: Record<string, unknown>) => ({
@@ -94,6 +103,7 @@ function orderWorkflow(flow: Flow) {
 	beforeAll(async () => {
 		e2e = await startE2e({
 			folderPrefix: 'n8n-nodes-erp-e2e-once-',
+			shared: true,
 			log,
 			files,
 			sandbox: { idempotencyKeys: 'ignore', rateLimit: false },
