@@ -74,12 +74,49 @@ async function fromPosition(
 	);
 }
 
+/** The state's keys as one JSON text, to compare two states. */
+const stateText = (state: IDataObject): string =>
+	JSON.stringify(STATE_KEYS.map((key) => state[key] ?? null));
+
+/**
+ * n8n 2.41's durable poll cursors save the state with the execution a poll starts, a moment after
+ * the poll returns: a poll that comes in between (the schedule's, right after the one at start)
+ * was handed the state from before the last emit, and emitted its items again (seen in real n8n:
+ * the same 3 alerts twice, 2.3 s apart). When the state handed over is exactly the one the last
+ * emit in this process started from, the state it left is taken instead.
+ */
+function notBehindLastEmit(context: IPollFunctions, state: IDataObject): void {
+	const { lastEmit } = processMemory.of(context);
+	if (lastEmit === undefined || stateText(state) !== lastEmit.before) return;
+	const after = JSON.parse(lastEmit.after) as unknown[];
+	STATE_KEYS.forEach((key, i) => {
+		if (after[i] === null) delete state[key];
+		else state[key] = after[i] as IDataObject[string];
+	});
+	context.logger.info(
+		'ERP Polling Trigger: n8n handed this poll the position from before its last emit (not saved yet); it goes on from where that emit left',
+	);
+}
+
 /** A scheduled poll (activation, start, or the schedule): the new items, the state moved on. */
 export async function scheduledPoll(
 	context: IPollFunctions,
 	settings: PollSettings,
 ): Promise<IDataObject[]> {
 	const state = context.getWorkflowStaticData('node');
+	notBehindLastEmit(context, state);
+	const before = stateText(state);
+	const items = await pollFrom(context, settings, state);
+	if (items.length > 0) processMemory.of(context).lastEmit = { before, after: stateText(state) };
+	return items;
+}
+
+/** The new items since `state`, which moves on past them. */
+async function pollFrom(
+	context: IPollFunctions,
+	settings: PollSettings,
+	state: IDataObject,
+): Promise<IDataObject[]> {
 	const { watch } = settings;
 	if (state.watch !== watch.name) {
 		// First activation, or the node now watches something else: a new start. The state changes

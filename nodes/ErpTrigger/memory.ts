@@ -66,6 +66,11 @@ export interface NodeMemory {
 	warned: Set<string>;
 	/** The ERP Polling Trigger's poll is running (ErpPollingTrigger/poll.ts): while it runs. */
 	polling: boolean;
+	/**
+	 * The ERP Polling Trigger's state before and after its last poll that emitted items, as JSON
+	 * (ErpPollingTrigger/poll.ts): until the process ends.
+	 */
+	lastEmit?: { before: string; after: string };
 }
 
 export interface MemoryLimits {

@@ -57,6 +57,11 @@ export interface PollerHandle {
 	readonly items: IDataObject[];
 	/** One scheduled poll; resolves with the items it emitted (empty when none). */
 	poll(): Promise<IDataObject[]>;
+	/**
+	 * One scheduled poll handed `state` as its static data: n8n 2.41's durable poll cursors hand
+	 * each poll the state read from their table, which lags a moment behind the last emit.
+	 */
+	pollHanded(state: IDataObject): Promise<IDataObject[]>;
 	/** n8n stopped and started again: a new process from the saved static data, and its start poll. */
 	restart(): Promise<IDataObject[]>;
 	/** "Fetch Test Event" in the editor: a manual poll; nothing is saved. */
@@ -123,6 +128,11 @@ export async function activatePoller(spec: PollerSpec): Promise<PollerHandle> {
 		const result = (await nodeType.poll!.call(context)) as INodeExecutionData[][] | null;
 		return (result?.[0] ?? []).map((item) => item.json);
 	};
+	const scheduledPoll = async () => {
+		const items = await runPoll('trigger', 'init');
+		if (items.length) save();
+		return emitted(items);
+	};
 	const emitted = (items: IDataObject[]) => {
 		if (items.length) runs.push(items);
 		return items;
@@ -156,10 +166,10 @@ export async function activatePoller(spec: PollerSpec): Promise<PollerHandle> {
 		get items() {
 			return runs.flat();
 		},
-		async poll() {
-			const items = await runPoll('trigger', 'init');
-			if (items.length) save();
-			return emitted(items);
+		poll: scheduledPoll,
+		async pollHanded(state) {
+			workflow.staticData[`node:${nodeName}`] = deepCopy(state);
+			return await scheduledPoll();
 		},
 		async restart() {
 			load();

@@ -128,6 +128,25 @@ describe('catch-up', () => {
 		assert.deepEqual(ids(trigger.items), [...before, ...whileDown]);
 	});
 
+	it("a poll handed the position from before the last emit (n8n 2.41's durable cursors save it a moment late) emits nothing again", async () => {
+		const trigger = await poller(env.credentials, { watch: 'client' });
+		const start = trigger.liveState;
+		const first = await makers.client(2);
+		assert.deepEqual(ids(await trigger.poll()), first);
+		assert.deepEqual(
+			await trigger.pollHanded(start),
+			[],
+			'the state before the emit: nothing again',
+		);
+		assert.deepEqual(trigger.liveState, trigger.savedState);
+		const next = await makers.client(1);
+		assert.deepEqual(ids(await trigger.poll()), next);
+		// Control: handed a state older than the one the last emit began from (what a new process
+		// would read after a crash), the poll reads the records again: handing over is what is
+		// played, and the guard above is what kept the 2 from running twice.
+		assert.deepEqual(ids(await trigger.pollHanded(start)), [...first, ...next]);
+	});
+
 	it('control: the harness does not save a quiet poll (so the tests above can fail)', async () => {
 		const trigger = await poller(env.credentials, { watch: 'lowStock' });
 		const article = await newArticle(env.sandbox, { stock: 50, seuil_alerte: 5 });
