@@ -10,10 +10,9 @@
 // reads for each request as it does for the ERP Trigger. Beside the times, n8n's own count of the
 // expression isolates it took per delivery (its metric expression.pool.acquired, N8N_METRICS on):
 // where the time goes (bench/performance-notes.md).
-import { DEMO_KEYS } from '../../sandbox';
 import { keepFilesOnFailure } from '../../scripts/n8n-instance';
 import type { N8nRest } from '../../scripts/n8n-instance';
-import { chainWorkflow, startE2e } from '../../test/e2e/helpers';
+import { chainWorkflow, sandboxCredential, startE2e } from '../../test/e2e/helpers';
 import { signedDelivery } from '../../test/trigger/signed-delivery';
 import { processCpuSeconds } from '../process-cpu';
 import { fixed, summarize, type Summary } from '../stats';
@@ -197,16 +196,7 @@ export async function runP8(context: FigureContext): Promise<P8Result> {
 		},
 		workflows: () => workflows(),
 		credentials: async ({ sandbox }) => [
-			{
-				...CREDENTIAL,
-				type: 'erpApi',
-				data: {
-					environment: 'sandbox',
-					baseUrl: sandbox.baseUrl,
-					apiKey: DEMO_KEYS.full,
-					webhookSecret: SECRET,
-				},
-			},
+			sandboxCredential(CREDENTIAL, sandbox, { webhookSecret: SECRET }),
 			{ ...HEADER_CREDENTIAL, type: 'httpHeaderAuth', data: { ...HEADER } },
 		],
 	});

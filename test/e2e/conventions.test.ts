@@ -15,13 +15,21 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 
-import { DEMO_KEYS, sandboxRequests, signBodyHmac } from '../../sandbox';
+import { sandboxRequests, signBodyHmac } from '../../sandbox';
 import type { SandboxConventions } from '../../sandbox';
 import { SANDBOX_CREDENTIAL, type Workflow } from '../../scripts/examples';
 import { N8N_VERSION } from '../../scripts/n8n-env';
 import { keepFilesOnFailure, skipE2e } from '../../scripts/n8n-instance';
 import { expectCount, expectRuns } from './count';
-import { e2eLog, erp, listAllWorkflow, MINUTE, startE2e, type E2e } from './helpers';
+import {
+	e2eLog,
+	erp,
+	listAllWorkflow,
+	MINUTE,
+	sandboxCredential,
+	startE2e,
+	type E2e,
+} from './helpers';
 import { triggerWorkflow, type TriggerTarget, deliver, registrationSecret } from './trigger-replay';
 
 const SKIP = skipE2e();
@@ -99,21 +107,14 @@ const LIST_HOOK_IDS = {
 					}),
 				],
 				credentials: async ({ sandbox }) => [
-					{
-						...CUSTOM_CREDENTIAL,
-						type: 'erpApi',
-						data: {
-							environment: 'sandbox',
-							baseUrl: sandbox.baseUrl,
-							apiKey: DEMO_KEYS.full,
-							customConventions: true,
-							cursorParam: 'starting_after',
-							pageSizeParam: 'per_page',
-							signatureScheme: 'bodyHmac',
-							signatureHeader: 'X-Signature',
-							signaturePrefix: 'sha256=',
-						},
-					},
+					sandboxCredential(CUSTOM_CREDENTIAL, sandbox, {
+						customConventions: true,
+						cursorParam: 'starting_after',
+						pageSizeParam: 'per_page',
+						signatureScheme: 'bodyHmac',
+						signatureHeader: 'X-Signature',
+						signaturePrefix: 'sha256=',
+					}),
 				],
 			});
 			for (const id of Object.values(IDS)) await e2e.rest.activate(id);

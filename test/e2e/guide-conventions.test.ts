@@ -15,7 +15,6 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 
-import { DEMO_KEYS } from '../../sandbox';
 import type { SandboxConventions } from '../../sandbox';
 import {
 	EXAMPLE_IDS,
@@ -28,7 +27,7 @@ import {
 import { N8N_VERSION } from '../../scripts/n8n-env';
 import { keepFilesOnFailure, skipE2e } from '../../scripts/n8n-instance';
 import { expectCount } from './count';
-import { e2eLog, MINUTE, type Sandbox, startE2e, type E2e } from './helpers';
+import { e2eLog, MINUTE, type Sandbox, sandboxCredential, startE2e, type E2e } from './helpers';
 
 const SKIP = skipE2e();
 const log = e2eLog('e2e guide');
@@ -62,18 +61,8 @@ const COPY_ID = 'ErpGuideLowStock';
 		const track = files.track;
 
 		/** The credential of step 4, with `more` (step 7's signature settings). */
-		const credential = (sandbox: Sandbox, more: Record<string, unknown> = {}) => ({
-			...VARIANT,
-			type: 'erpApi',
-			data: {
-				environment: 'sandbox',
-				baseUrl: sandbox.baseUrl,
-				apiKey: DEMO_KEYS.full,
-				customConventions: true,
-				...LISTS,
-				...more,
-			},
-		});
+		const credential = (sandbox: Sandbox, more: Record<string, unknown> = {}) =>
+			sandboxCredential(VARIANT, sandbox, { customConventions: true, ...LISTS, ...more });
 
 		/** The sandbox sends a stock.bas for this article (`POST /_sandbox/events`, as in step 6). */
 		const event = async (articleId: string) => {

@@ -53,6 +53,22 @@ export async function erp(
 	return text ? JSON.parse(text) : undefined;
 }
 
+/**
+ * An API key credential for the file's sandbox (its demo key, every scope), with `data` over
+ * those fields: a credential as a user fills it in for their ERP.
+ */
+export function sandboxCredential(
+	ref: { id: string; name: string },
+	sandbox: Sandbox,
+	data: Record<string, unknown> = {},
+): CredentialImport {
+	return {
+		...ref,
+		type: 'erpApi',
+		data: { environment: 'sandbox', baseUrl: sandbox.baseUrl, apiKey: DEMO_KEYS.full, ...data },
+	};
+}
+
 /** n8n lists our nodes (the AI-tool variant included) and both credentials among its types. */
 export async function assertPackLoaded(rest: N8nRest): Promise<void> {
 	const nodeTypes = (await rest.request<Array<{ name: string }>>('GET', '/types/nodes.json')).map(

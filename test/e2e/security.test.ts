@@ -16,7 +16,7 @@ import { N8N_VERSION } from '../../scripts/n8n-env';
 import { keepFilesOnFailure, skipE2e } from '../../scripts/n8n-instance';
 import type { SignedDelivery } from '../trigger/helpers';
 import { expectRuns, stableRunCount } from './count';
-import { e2eLog, MINUTE, startE2e, type E2e } from './helpers';
+import { e2eLog, MINUTE, sandboxCredential, startE2e, type E2e } from './helpers';
 import { callHttp, httpWorkflow, ORIGIN_REFUSAL, startListener, type Listener } from './key-origin';
 import {
 	deliver,
@@ -126,16 +126,7 @@ const TRIGGER_IDS: Record<TriggerKind, string> = {
 					triggerWorkflow(IDS.triggerBytes, HOOK_IDS.bytes, 'manual', MANUAL_CREDENTIAL, {}, 1.1),
 				],
 				credentials: async ({ sandbox }) => [
-					{
-						...MANUAL_CREDENTIAL,
-						type: 'erpApi',
-						data: {
-							environment: 'sandbox',
-							baseUrl: sandbox.baseUrl,
-							apiKey: DEMO_KEYS.full,
-							webhookSecret: MANUAL_SECRET,
-						},
-					},
+					sandboxCredential(MANUAL_CREDENTIAL, sandbox, { webhookSecret: MANUAL_SECRET }),
 				],
 			});
 			for (const id of [IDS.http, IDS.httpPaginated, IDS.httpNextPage, IDS.httpControl])
