@@ -160,7 +160,7 @@ export async function runP6(context: FigureContext): Promise<P6Result> {
 		windowSeconds: P6_WINDOW_SECONDS,
 		scenarios: [],
 		skipped: {},
-		simulated: runP6Simulated(P6_LIMIT, P6_WINDOW_SECONDS),
+		simulated: runP6Simulated(),
 	};
 	try {
 		for (const dialect of RATE_LIMIT_HEADER_DIALECTS) {

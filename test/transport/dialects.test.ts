@@ -10,9 +10,9 @@ import { describe, test } from '@jest/globals';
 import {
 	MAX_RESET_SECONDS,
 	readBudget,
+	readRateLimitHeaders,
 	resetSecondsOf,
-} from '../../nodes/shared/transport/dialects';
-import { readRateLimitHeaders } from '../../nodes/shared/transport/rateLimit';
+} from '../../nodes/shared/transport/rateHeaders';
 
 const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
 const NOW_S = NOW / 1000;

@@ -1,0 +1,229 @@
+// What an answer's headers say about the rate limit. The dialects a server or its gateway may speak, each read into the same
+// budget: how many requests the window allows, how many are left, and the seconds until it
+// resets. Pure functions (the time is a parameter). The first dialect whose headers are present
+// and readable is used; unreadable values are ignored, never a crash or a wait of years.
+//
+//   ietf-fields  RateLimit-Limit: 30, RateLimit-Remaining: 29, RateLimit-Reset: 10 (early drafts)
+//   draft7       RateLimit: limit=30, remaining=29, reset=10 + RateLimit-Policy: 30;w=10
+//   structured   RateLimit: "30-in-10sec";r=29;t=10 + RateLimit-Policy: "30-in-10sec";q=30;w=10
+//                (later drafts; with several policies the tightest, the fewest left, governs)
+//   x-ratelimit  X-RateLimit-Limit / -Remaining / -Reset, or X-Rate-Limit-*, where Reset is delta
+//                seconds, Unix seconds or Unix milliseconds (told apart by size, measured
+//                against the answer's Date, else the clock)
+//
+// Retry-After (delta seconds or an HTTP date) is read beside them. A server that sends none of
+// these is paced all the same (pacer.ts): the headers only cap the rate.
+
+export type Headers = Record<string, unknown>;
+
+export type DialectName = 'ietf-fields' | 'draft7' | 'structured' | 'x-ratelimit';
+
+/** What one dialect says about the current window. */
+export interface BudgetReading {
+	limit?: number;
+	remaining?: number;
+	/** Seconds until the window resets. */
+	resetSeconds?: number;
+}
+
+/** A reset that reads as more than a day away is not a rate-limit window: it is never waited for. */
+export const MAX_RESET_SECONDS = 86_400;
+/** From this size a Reset is a Unix time in milliseconds (2001 onwards), else in seconds. */
+const EPOCH_MS_FROM = 1e12;
+const EPOCH_SECONDS_FROM = 1e9;
+
+/** A header's value (case-insensitive name; the first of several), trimmed. */
+export function header(headers: Headers | undefined, name: string): string | undefined {
+	if (!headers) return undefined;
+	const wanted = name.toLowerCase();
+	for (const [key, value] of Object.entries(headers)) {
+		if (key.toLowerCase() === wanted) {
+			const first = Array.isArray(value) ? value[0] : value;
+			return first === undefined || first === null ? undefined : String(first).trim();
+		}
+	}
+	return undefined;
+}
+
+/** A non-negative decimal number, else undefined. */
+export function nonNegativeNumber(value: string | undefined): number | undefined {
+	if (value === undefined || value === '' || !/^\d+(\.\d+)?$/.test(value)) return undefined;
+	const n = Number(value);
+	return Number.isFinite(n) ? n : undefined;
+}
+
+/** The leading number of a field such as `30, 30;w=10` (early drafts' RateLimit-Limit). */
+function leadingNumber(value: string | undefined): number | undefined {
+	return nonNegativeNumber(value?.split(/[,;]/, 1)[0]?.trim());
+}
+
+/**
+ * Seconds until a Reset: delta seconds, or a Unix time (seconds or milliseconds) measured against
+ * `referenceMs`. Past times are 0; more than MAX_RESET_SECONDS away is ignored.
+ */
+export function resetSecondsOf(raw: number | undefined, referenceMs: number): number | undefined {
+	if (raw === undefined) return undefined;
+	let seconds = raw;
+	if (raw >= EPOCH_MS_FROM) seconds = (raw - referenceMs) / 1000;
+	else if (raw >= EPOCH_SECONDS_FROM) seconds = raw - referenceMs / 1000;
+	seconds = Math.max(0, seconds);
+	return seconds > MAX_RESET_SECONDS ? undefined : seconds;
+}
+
+/** `a=1, b=2` (draft 7) into its numbers; garbage entries are left out. */
+function keyValues(value: string): Map<string, number | undefined> {
+	const out = new Map<string, number | undefined>();
+	for (const part of value.split(/[,;]/)) {
+		const [key, raw] = part.split('=', 2).map((s) => s?.trim());
+		if (key) out.set(key.toLowerCase(), nonNegativeNumber(raw));
+	}
+	return out;
+}
+
+/** A structured-field list: `"name";k=v;k=v, token;k=v` into items with their parameters. */
+function sfList(value: string): Array<{ name: string; params: Map<string, number | undefined> }> {
+	const items: Array<{ name: string; params: Map<string, number | undefined> }> = [];
+	for (const item of value.match(/("[^"]*"|[^,])+/g) ?? []) {
+		const [name, ...params] = (item.match(/("[^"]*"|[^;])+/g) ?? []).map((s) => s.trim());
+		// A quoted string or a token, else the item is not readable.
+		if (name === undefined || !/^("[^"]*"|[A-Za-z*][\w!#$%&'*+.^`|~:/-]*)$/.test(name)) continue;
+		const map = new Map<string, number | undefined>();
+		for (const param of params) {
+			const [key, raw] = param.split('=', 2).map((s) => s.trim());
+			if (key) map.set(key.toLowerCase(), nonNegativeNumber(raw));
+		}
+		items.push({ name: name.replace(/^"|"$/g, ''), params: map });
+	}
+	return items;
+}
+
+function ietfFields(headers: Headers, nowMs: number): BudgetReading {
+	return {
+		limit: leadingNumber(header(headers, 'ratelimit-limit')),
+		remaining: nonNegativeNumber(header(headers, 'ratelimit-remaining')),
+		resetSeconds: resetSecondsOf(nonNegativeNumber(header(headers, 'ratelimit-reset')), nowMs),
+	};
+}
+
+function draft7(headers: Headers, nowMs: number): BudgetReading {
+	const fields = keyValues(header(headers, 'ratelimit') ?? '');
+	const policy = leadingNumber(header(headers, 'ratelimit-policy'));
+	return {
+		limit: fields.get('limit') ?? policy,
+		remaining: fields.get('remaining'),
+		resetSeconds: resetSecondsOf(fields.get('reset'), nowMs),
+	};
+}
+
+function structured(headers: Headers, nowMs: number): BudgetReading {
+	const policies = new Map(
+		sfList(header(headers, 'ratelimit-policy') ?? '').map((p) => [p.name, p.params]),
+	);
+	let tightest: BudgetReading | undefined;
+	for (const { name, params } of sfList(header(headers, 'ratelimit') ?? '')) {
+		const policy = policies.get(name);
+		const remaining = params.get('r');
+		// Without t the window is the policy's whole w (the most it can be).
+		const resetSeconds = resetSecondsOf(params.get('t') ?? policy?.get('w'), nowMs);
+		if (remaining === undefined || resetSeconds === undefined) continue;
+		const reading = { limit: policy?.get('q'), remaining, resetSeconds };
+		const fewer = tightest?.remaining === undefined || remaining < tightest.remaining;
+		const same = tightest?.remaining === remaining;
+		if (fewer || (same && resetSeconds > (tightest?.resetSeconds ?? 0))) tightest = reading;
+	}
+	return tightest ?? {};
+}
+
+function xRateLimit(headers: Headers, nowMs: number): BudgetReading {
+	const dated = Date.parse(header(headers, 'date') ?? '');
+	const referenceMs = Number.isNaN(dated) ? nowMs : dated;
+	const field = (name: string) =>
+		header(headers, `x-ratelimit-${name}`) ?? header(headers, `x-rate-limit-${name}`);
+	return {
+		limit: leadingNumber(field('limit')),
+		remaining: nonNegativeNumber(field('remaining')),
+		resetSeconds: resetSecondsOf(nonNegativeNumber(field('reset')), referenceMs),
+	};
+}
+
+/** The dialects, as data: the header that shows each is present, and its reader. */
+export const DIALECTS: ReadonlyArray<{
+	name: DialectName;
+	present: (headers: Headers) => boolean;
+	read: (headers: Headers, nowMs: number) => BudgetReading;
+}> = [
+	{
+		name: 'structured',
+		present: (h) => /^\s*("|[a-z*][^=,]*;)/i.test(header(h, 'ratelimit') ?? ''),
+		read: structured,
+	},
+	{ name: 'draft7', present: (h) => header(h, 'ratelimit') !== undefined, read: draft7 },
+	{
+		name: 'ietf-fields',
+		present: (h) => header(h, 'ratelimit-remaining') !== undefined,
+		read: ietfFields,
+	},
+	{
+		name: 'x-ratelimit',
+		present: (h) =>
+			header(h, 'x-ratelimit-remaining') !== undefined ||
+			header(h, 'x-rate-limit-remaining') !== undefined,
+		read: xRateLimit,
+	},
+];
+
+/**
+ * The budget the answer's headers report, in the first dialect present that gives both the
+ * remaining count and the reset; else what the first one present gives; else nothing.
+ */
+export function readBudget(
+	headers: Headers | undefined,
+	nowMs: number,
+): BudgetReading & { dialect?: DialectName } {
+	if (!headers) return {};
+	let partial: (BudgetReading & { dialect?: DialectName }) | undefined;
+	for (const dialect of DIALECTS) {
+		if (!dialect.present(headers)) continue;
+		const reading = dialect.read(headers, nowMs);
+		if (reading.remaining !== undefined && reading.resetSeconds !== undefined) {
+			return { ...reading, dialect: dialect.name };
+		}
+		partial ??= { ...reading, dialect: dialect.name };
+	}
+	return partial ?? {};
+}
+
+/** `Retry-After` in seconds from now: delta-seconds or an HTTP date. Undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | undefined, nowMs: number): number | undefined {
+	if (value === undefined || value === '') return undefined;
+	const seconds = nonNegativeNumber(value);
+	if (seconds !== undefined) return seconds;
+	if (!/^[A-Za-z]/.test(value)) return undefined; // an HTTP date starts with the day name
+	const dateMs = Date.parse(value);
+	if (Number.isNaN(dateMs)) return undefined;
+	return Math.max(0, (dateMs - nowMs) / 1000);
+}
+
+/** What one answer's headers say about the rate limit. */
+export interface RateLimitInfo {
+	limit?: number;
+	remaining?: number;
+	/** Seconds until the current window resets, in whichever dialect the server spoke. */
+	resetSeconds?: number;
+	/** Seconds to wait before retrying (`Retry-After`), on a refusal or a 503. */
+	retryAfterSeconds?: number;
+	/** The header dialect the budget was read from; undefined when none was sent. */
+	dialect?: DialectName;
+}
+
+/** The one reader of rate-limit headers for every request path (nodes, lists, lookups, triggers). */
+export function readRateLimitHeaders(headers: Headers | undefined, nowMs: number): RateLimitInfo {
+	const { limit, remaining, resetSeconds, dialect } = readBudget(headers, nowMs);
+	return {
+		limit,
+		remaining,
+		resetSeconds,
+		retryAfterSeconds: parseRetryAfter(header(headers, 'retry-after'), nowMs),
+		dialect,
+	};
+}
