@@ -9,6 +9,7 @@
  *   limit, then checks every order: exactly one invoice with its number in `reference_externe`,
  *   paid in full by one settlement.
  */
+import type { RateLimitAlgorithm } from '../sandbox/limiters';
 import type { RateLimitHeaderDialect } from '../sandbox/rateLimitHeaders';
 import { SCOPES } from '../sandbox/schemas';
 
@@ -99,6 +100,9 @@ export async function prepareBurst(
 		windowSeconds: number;
 		/** The header dialect the sandbox reports the limit in (default: ietf-fields). */
 		headers?: RateLimitHeaderDialect;
+		/** The sandbox's limiter (default: its fixed window) and a token bucket's size. */
+		algorithm?: RateLimitAlgorithm;
+		burst?: number;
 	},
 ): Promise<BurstPlan> {
 	const checkKey = await freshKey(sandbox, `burst checks ${options.tag}`);
@@ -122,7 +126,12 @@ export async function prepareBurst(
 		};
 	});
 	await sandboxControl(sandbox.url, 'config', {
-		rateLimit: { limit: options.limit, windowSeconds: options.windowSeconds },
+		rateLimit: {
+			limit: options.limit,
+			windowSeconds: options.windowSeconds,
+			algorithm: options.algorithm,
+			burst: options.burst,
+		},
 		rateLimitHeaders: options.headers ?? 'ietf-fields',
 	});
 	return { orders, limit: options.limit, windowSeconds: options.windowSeconds, checkKey };
