@@ -181,15 +181,12 @@ function p6Targets(s: {
 	single: boolean;
 	dialect: string;
 	ratePerMinute?: number;
-}): { refused?: number; ceiling?: number } {
-	if (s.dialect === 'bare') {
-		if (!s.single) return { refused: 0.15 };
-		if (s.ratePerMinute !== undefined) return { refused: 0.01, ceiling: 0.95 };
-		return { refused: 0.1, ceiling: 0.8 };
-	}
-	// Several processes and Retry-After only: the issue sets no target ("the best they can").
-	if (!s.single) return s.dialect === 'none' ? {} : { refused: 0.05 };
-	return s.dialect === 'none' ? { refused: 0.1, ceiling: 0.85 } : { refused: 0.01, ceiling: 0.95 };
+}): { refused?: number; ceiling?: number; drain?: number } {
+	// Issue 39: under 2 % where the ERP reports its budget; else under 10 % in one process and
+	// under 15 % across processes; one process drains within 1.3x of the ideal at the limiter's rate.
+	const headers = s.dialect !== 'bare' && s.dialect !== 'none';
+	if (!s.single) return { refused: headers ? 0.02 : 0.15 };
+	return headers ? { refused: 0.02, drain: 1.3 } : { refused: 0.1, drain: 1.3 };
 }
 
 function p6Rows(p6: P6Result): Row[] {
@@ -219,7 +216,8 @@ function p6Rows(p6: P6Result): Row[] {
 			target.ceiling === undefined ? '' : met((r.ceilingUse ?? 1) >= target.ceiling),
 		]);
 		rows.push([`${head} · accepted requests per order`, r.requestsPerOrder.toFixed(2), '6 (the fewest the API allows)', met(r.requestsPerOrder <= 6)]);
-		rows.push([`${head} · time to drain / ideal`, `${(s.drainMs / 1000).toFixed(1)} s / ${(s.idealMs / 1000).toFixed(1)} s`, '', '']);
+		const ratio = s.drainMs / s.idealMs;
+		rows.push([`${head} · time to drain / ideal at the limiter's rate`, `${(s.drainMs / 1000).toFixed(1)} s / ${(s.idealMs / 1000).toFixed(1)} s (x${ratio.toFixed(2)})`, target.drain === undefined ? '' : `≤ x${target.drain}`, target.drain === undefined ? '' : met(ratio <= target.drain)]);
 	}
 	for (const [name, why] of Object.entries(p6.skipped)) rows.push([`P6 ${name}`, `not run: ${why}`, '', '']);
 	for (const s of p6.simulated ?? []) {

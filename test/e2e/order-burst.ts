@@ -1,0 +1,62 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- drives n8n from outside, not a node */
+/**
+ * A burst of concurrent orders through real n8n's order-to-invoice example, and its checks: every
+ * order answered 200, every execution (of this burst and the earlier ones) finished with success,
+ * 6 accepted ERP requests per order, each order invoiced exactly once and paid. Used by
+ * rate-limits.test.ts and flash-sale.test.ts.
+ */
+import assert from 'node:assert/strict';
+
+import { checkBurst, postOrders, sandboxStats } from '../../scripts/order-burst';
+import type { BurstPlan, BurstReport } from '../../scripts/order-burst';
+import { EXAMPLE_IDS } from '../../scripts/examples';
+import { expectCount, expectRuns } from './count';
+import type { E2e } from './helpers';
+
+/** Posts the plan's orders to `webhookUrl`; `runsBefore`: the example's executions already made. */
+export async function burstThroughN8n(
+	e2e: E2e,
+	webhookUrl: string,
+	plan: BurstPlan,
+	runsBefore: number,
+	name: string,
+): Promise<{ requests: number; refused: number; report: BurstReport }> {
+	const sandbox = e2e.sandbox;
+	const orders = plan.orders.length;
+	const before = await sandboxStats(sandbox);
+	const answers = await postOrders(webhookUrl, plan);
+	assert.deepEqual(
+		answers.filter((a) => a.status !== 200),
+		[],
+		'every order is answered 200',
+	);
+	const runs = await expectRuns(e2e.rest, EXAMPLE_IDS.orderToInvoice, runsBefore + orders);
+	assert.deepEqual(
+		runs.filter((r) => r.status !== 'success'),
+		[],
+		'no execution failed',
+	);
+	// 6 accepted requests per order, no more (a duplicate write would add some).
+	const traffic = await expectCount(
+		`accepted ERP requests of the ${name} burst`,
+		orders * 6,
+		async () => {
+			const now = await sandboxStats(sandbox);
+			const requests = now.requests - before.requests;
+			const refused = (now.byStatus['429'] ?? 0) - (before.byStatus['429'] ?? 0);
+			return { count: requests - refused, detail: { requests, refused } };
+		},
+	);
+	const report = await expectCount(
+		`orders of the ${name} burst invoiced exactly once and paid`,
+		orders,
+		async () => {
+			const r = await checkBurst(sandbox, plan, before);
+			return { count: r.settled, detail: r };
+		},
+		{ pollMs: 1000 },
+	);
+	assert.equal(report!.missing, 0);
+	assert.equal(report!.duplicate, 0);
+	return { requests: traffic!.requests, refused: traffic!.refused, report: report! };
+}
