@@ -258,3 +258,35 @@ export async function sandboxStats(sandbox: SandboxUrls): Promise<Stats> {
 export function idealDrainMs(accepted: number, limit: number, windowSeconds: number): number {
 	return (Math.ceil(accepted / limit) - 1) * windowSeconds * 1000;
 }
+
+/** A limiter of the sandbox at the specification's 100 per minute (a token bucket: burst 10, as nginx). */
+export function specLimiter(algorithm: RateLimitAlgorithm, headers: RateLimitHeaderDialect) {
+	const burst = algorithm === 'token-bucket' ? 10 : undefined;
+	return { limit: 100, windowSeconds: 60, headers, algorithm, burst };
+}
+
+/**
+ * The counters' control: 110 requests at once on a key of its own against `limiter`; how many the
+ * sandbox's stats count as refused, and whether that is what the limiter says (a window refuses
+ * exactly the overflow, 10; a bucket of 10 at 100 a minute refills a little meanwhile: 90 or more).
+ */
+export async function controlAtOnce(
+	sandbox: SandboxUrls,
+	limiter: ReturnType<typeof specLimiter>,
+	tag: string,
+): Promise<{ refused: number; asExpected: boolean }> {
+	await prepareBurst(sandbox, { count: 1, tag, ...limiter });
+	const key = await freshKey(sandbox, `control ${tag}`);
+	const before = await sandboxStats(sandbox);
+	await Promise.all(
+		Array.from({ length: 110 }, async () => {
+			const answer = await fetch(`${sandbox.baseUrl}/articles?limit=1`, {
+				headers: { authorization: `Bearer ${key}` },
+			});
+			await answer.text();
+		}),
+	);
+	const after = await sandboxStats(sandbox);
+	const refused = (after.byStatus['429'] ?? 0) - (before.byStatus['429'] ?? 0);
+	return { refused, asExpected: limiter.burst === undefined ? refused === 10 : refused >= 90 };
+}

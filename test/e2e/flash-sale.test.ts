@@ -15,12 +15,12 @@ import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 
 import type { RateLimitAlgorithm, RateLimitHeaderDialect } from '../../sandbox';
-import { EXAMPLE_IDS, loadExamples, wireExample } from '../../scripts/examples';
+import { EXAMPLE_IDS } from '../../scripts/examples';
 import { N8N_VERSION } from '../../scripts/n8n-env';
 import { keepFilesOnFailure, skipE2e } from '../../scripts/n8n-instance';
-import { checkBurst, freshKey, prepareBurst, sandboxStats } from '../../scripts/order-burst';
+import { controlAtOnce, prepareBurst, specLimiter } from '../../scripts/order-burst';
 import { e2eLog, MINUTE, startE2e, type E2e } from './helpers';
-import { burstThroughN8n } from './order-burst';
+import { burstThroughN8n, orderExample } from './order-burst';
 
 const SKIP = skipE2e();
 const log = e2eLog('flash-sale');
@@ -41,19 +41,14 @@ const RUNS: Array<{
 	() => {
 		let e2e: E2e;
 		const files = keepFilesOnFailure(log);
-		const workflow = loadExamples().find(
-			({ workflow: w }) => w.id === EXAMPLE_IDS.orderToInvoice,
-		)!.workflow;
-		const webhookPath = String(
-			workflow.nodes.find((n) => n.type === 'n8n-nodes-base.webhook')!.parameters.path,
-		);
+		const { workflow, webhookPath } = orderExample();
 
 		beforeAll(async () => {
 			e2e = await startE2e({
 				folderPrefix: 'n8n-nodes-erp-e2e-flash-',
 				log,
 				files,
-				workflows: () => [wireExample(workflow, { chatUrl: 'http://127.0.0.1:9/unused' })],
+				workflows: () => [workflow],
 			});
 			await e2e.rest.activate(EXAMPLE_IDS.orderToInvoice);
 		}, 75 * MINUTE);
@@ -67,28 +62,9 @@ const RUNS: Array<{
 				`${algorithm}, ${headers}: every order invoiced once and paid, no execution failed, under ${maxRefusedShare * 100} % answered 429`,
 				files.track(async () => {
 					const sandbox = e2e.sandbox;
-					const limiter = {
-						limit: 100,
-						windowSeconds: 60,
-						headers,
-						algorithm,
-						burst: algorithm === 'token-bucket' ? 10 : undefined,
-					};
-					// The counters' control: 110 requests at once on a key of its own.
-					const control = await prepareBurst(sandbox, { count: 1, tag: `FSC${index}`, ...limiter });
-					const controlKey = await freshKey(sandbox, `flash control ${index}`);
-					const controlBefore = await sandboxStats(sandbox);
-					await Promise.all(
-						Array.from({ length: 110 }, () =>
-							fetch(`${sandbox.baseUrl}/articles?limit=1`, {
-								headers: { authorization: `Bearer ${controlKey}` },
-							}).then(async (answer) => await answer.text()),
-						),
-					);
-					const counted = await checkBurst(sandbox, control, controlBefore);
-					// A window refuses exactly the overflow; the bucket refills a little meanwhile (100 a minute).
-					if (algorithm === 'token-bucket') assert.ok(counted.refused >= 90, `${counted.refused}`);
-					else assert.equal(counted.refused, 10);
+					const limiter = specLimiter(algorithm, headers);
+					const control = await controlAtOnce(sandbox, limiter, `CTL${index}`);
+					assert.ok(control.asExpected, `the control: ${control.refused} of 110 refused`);
 
 					const plan = await prepareBurst(sandbox, {
 						count: ORDERS,

@@ -18,13 +18,13 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 
-import { EXAMPLE_IDS, importWorkflows, loadExamples, wireExample } from '../../scripts/examples';
+import { EXAMPLE_IDS, importWorkflows } from '../../scripts/examples';
 import { N8N_VERSION } from '../../scripts/n8n-env';
 import { freePort, keepFilesOnFailure, skipE2e } from '../../scripts/n8n-instance';
 import { limiterSite, runNginx, type RunningNginx } from '../../scripts/nginx';
 import { prepareBurst, sandboxControl } from '../../scripts/order-burst';
 import { e2eLog, MINUTE, startE2e, type E2e } from './helpers';
-import { burstThroughN8n } from './order-burst';
+import { burstThroughN8n, orderExample } from './order-burst';
 
 const SKIP = skipE2e();
 const log = e2eLog('nginx-limit');
@@ -37,12 +37,7 @@ const ORDERS = 30;
 		let nginx: RunningNginx;
 		let folder: string;
 		const files = keepFilesOnFailure(log);
-		const workflow = loadExamples().find(
-			({ workflow: w }) => w.id === EXAMPLE_IDS.orderToInvoice,
-		)!.workflow;
-		const webhookPath = String(
-			workflow.nodes.find((n) => n.type === 'n8n-nodes-base.webhook')!.parameters.path,
-		);
+		const { workflow, webhookPath } = orderExample();
 		/** The API requests nginx saw since `from` (its access log), and those it answered 429. */
 		const seen = (from: number) => {
 			const api = nginx
@@ -64,7 +59,7 @@ const ORDERS = 30;
 					const site = limiterSite({ listen, upstream, perMinute: 100, burst: 10 });
 					nginx = await runNginx(site, listen, folder, log);
 					// The example's credential points at nginx, not at the sandbox.
-					const workflows = [wireExample(workflow, { chatUrl: 'http://127.0.0.1:9/unused' })];
+					const workflows = [workflow];
 					await importWorkflows(
 						started.config,
 						{ sandboxBaseUrl: `${nginx.url}/v1`, workflows },

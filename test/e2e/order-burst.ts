@@ -3,15 +3,28 @@
  * A burst of concurrent orders through real n8n's order-to-invoice example, and its checks: every
  * order answered 200, every execution (of this burst and the earlier ones) finished with success,
  * 6 accepted ERP requests per order, each order invoiced exactly once and paid. Used by
- * rate-limits.test.ts and flash-sale.test.ts.
+ * rate-limits.test.ts, flash-sale.test.ts and nginx-limit.test.ts.
  */
 import assert from 'node:assert/strict';
 
 import { checkBurst, postOrders, sandboxStats } from '../../scripts/order-burst';
 import type { BurstPlan, BurstReport } from '../../scripts/order-burst';
-import { EXAMPLE_IDS } from '../../scripts/examples';
+import { EXAMPLE_IDS, loadExamples, wireExample } from '../../scripts/examples';
+import type { Workflow } from '../../scripts/examples';
 import { expectCount, expectRuns } from './count';
 import type { E2e } from './helpers';
+
+/** The order-to-invoice example, wired for a test (no chat), and its production webhook's path. */
+export function orderExample(): { workflow: Workflow; webhookPath: string } {
+	const { workflow } = loadExamples().find(
+		({ workflow: w }) => w.id === EXAMPLE_IDS.orderToInvoice,
+	)!;
+	const webhook = workflow.nodes.find((n) => n.type === 'n8n-nodes-base.webhook')!;
+	return {
+		workflow: wireExample(workflow, { chatUrl: 'http://127.0.0.1:9/unused' }),
+		webhookPath: String(webhook.parameters.path),
+	};
+}
 
 /** Posts the plan's orders to `webhookUrl`; `runsBefore`: the example's executions already made. */
 export async function burstThroughN8n(

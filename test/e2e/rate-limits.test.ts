@@ -18,12 +18,12 @@ import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 
 import type { RateLimitHeaderDialect } from '../../sandbox';
-import { EXAMPLE_IDS, loadExamples, wireExample } from '../../scripts/examples';
+import { EXAMPLE_IDS } from '../../scripts/examples';
 import { N8N_VERSION } from '../../scripts/n8n-env';
 import { keepFilesOnFailure, skipE2e } from '../../scripts/n8n-instance';
 import { prepareBurst } from '../../scripts/order-burst';
 import { e2eLog, MINUTE, startE2e, type E2e } from './helpers';
-import { burstThroughN8n } from './order-burst';
+import { burstThroughN8n, orderExample } from './order-burst';
 
 const SKIP = skipE2e();
 const log = e2eLog('rate-limits');
@@ -43,19 +43,14 @@ const RUNS: Array<{ dialect: RateLimitHeaderDialect; maxRefusedShare: number }> 
 	() => {
 		let e2e: E2e;
 		const files = keepFilesOnFailure(log);
-		const workflow = loadExamples().find(
-			({ workflow: w }) => w.id === EXAMPLE_IDS.orderToInvoice,
-		)!.workflow;
-		const webhookPath = String(
-			workflow.nodes.find((n) => n.type === 'n8n-nodes-base.webhook')!.parameters.path,
-		);
+		const { workflow, webhookPath } = orderExample();
 
 		beforeAll(async () => {
 			e2e = await startE2e({
 				folderPrefix: 'n8n-nodes-erp-e2e-rate-',
 				log,
 				files,
-				workflows: () => [wireExample(workflow, { chatUrl: 'http://127.0.0.1:9/unused' })],
+				workflows: () => [workflow],
 			});
 			await e2e.rest.activate(EXAMPLE_IDS.orderToInvoice);
 		}, 75 * MINUTE);

@@ -19,9 +19,10 @@ import type { RateLimitAlgorithm, RateLimitHeaderDialect, SandboxHandle } from '
 import { EXAMPLE_IDS, loadExamples, wireExample } from '../../scripts/examples';
 import {
 	checkBurst,
-	freshKey,
 	postOrders,
 	prepareBurst,
+	controlAtOnce,
+	specLimiter,
 	sandboxStats,
 } from '../../scripts/order-burst';
 import { startQueueDeployment, type QueueDeployment } from '../../scripts/queue-mode';
@@ -65,28 +66,9 @@ RUNS.forEach(({ algorithm, headers, maxRefusedShare }, index) => {
 		`2 workers, ${algorithm} ${headers} at 100 per minute: ${ORDERS} orders, every one invoiced once and paid, no execution failed, under ${maxRefusedShare * 100} % answered 429`,
 		async () => {
 			const q = queue!;
-			const limiter = {
-				limit: 100,
-				windowSeconds: 60,
-				headers,
-				algorithm,
-				burst: algorithm === 'token-bucket' ? 10 : undefined,
-			};
-			// The counters' control: 110 requests at once on a key of its own.
-			const control = await prepareBurst(sandbox, { count: 1, tag: `QFC${index}`, ...limiter });
-			const controlKey = await freshKey(sandbox, `queue flash control ${index}`);
-			const controlBefore = await sandboxStats(sandbox);
-			await Promise.all(
-				Array.from({ length: 110 }, async () => {
-					const answer = await fetch(`${sandbox.baseUrl}/articles?limit=1`, {
-						headers: { authorization: `Bearer ${controlKey}` },
-					});
-					await answer.text();
-				}),
-			);
-			const counted = await checkBurst(sandbox, control, controlBefore);
-			if (algorithm === 'token-bucket') assert.ok(counted.refused >= 90, `${counted.refused}`);
-			else assert.equal(counted.refused, 10);
+			const limiter = specLimiter(algorithm, headers);
+			const control = await controlAtOnce(sandbox, limiter, `CTL${index}`);
+			assert.ok(control.asExpected, `the control: ${control.refused} of 110 refused`);
 
 			const webhookPath = loadExamples()
 				.find(({ workflow }) => workflow.id === EXAMPLE_IDS.orderToInvoice)!
