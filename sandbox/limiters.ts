@@ -37,6 +37,13 @@ export interface Limiter {
 	take(nowMs: number): LimiterVerdict;
 }
 
+/**
+ * A limit too high to refuse anything, reported in the headers: for tests whose subject is not the
+ * rate limit. (With no limit at all the sandbox reports none, and the nodes pace the key at the
+ * specification's 100 per minute, as they must for an ERP that says nothing.)
+ */
+export const UNPACED: LimiterConfig = { limit: 1_000_000, windowSeconds: 60 };
+
 const wholeSeconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 
 function fixedWindow({ limit, windowSeconds }: LimiterConfig): Limiter {

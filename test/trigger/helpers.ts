@@ -8,7 +8,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { DEMO_KEYS, startSandbox } from '../../sandbox';
+import { DEMO_KEYS, UNPACED, startSandbox } from '../../sandbox';
 import type { SandboxHandle } from '../../sandbox';
 import type { WebhookRetry } from '../../sandbox/webhooks';
 import { ReplayMemory, replaceReplayMemory } from '../../nodes/ErpTrigger/replay';
@@ -117,7 +117,7 @@ export function freezeClock(): number {
 export { signedDelivery, type SignedDelivery } from './signed-delivery';
 
 /**
- * For a trigger test file's beforeAll: a sandbox without rate limit whose refused deliveries are
+ * For a trigger test file's beforeAll: a sandbox with a rate limit too high to matter, whose refused deliveries are
  * retried once after 10 ms (not over minutes), and a replay memory begun at 0, because these
  * tests sign deliveries in the past and the test process is younger than that (see "signed
  * before n8n started" in deliveries.test.ts). `retry` changes the delivery settings.
@@ -128,7 +128,8 @@ export async function startDeliveringSandbox(
 	replaceReplayMemory(new ReplayMemory({ since: 0 }));
 	return await startSandbox({
 		port: 0,
-		rateLimit: false,
+		// A limit the nodes read in the headers, too high to refuse anything: no pacing in the way.
+		rateLimit: UNPACED,
 		webhookRetry: { baseMs: 10, maxAttempts: 2, timeoutMs: 2000, ...retry },
 	});
 }

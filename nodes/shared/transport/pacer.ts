@@ -70,6 +70,8 @@ export interface Pace {
 	inFlight: number;
 	/** Tickets of the waiting requests, first come first served (a request refused goes first). */
 	queue: number[];
+	/** When each waiting ticket last looked (one whose wait never returns is passed over). */
+	seen: Map<number, number>;
 	nextTicket: number;
 	lastUsedMs: number;
 }
@@ -83,6 +85,7 @@ export function newPace(nowMs: number): Pace {
 		windowMs: 0,
 		inFlight: 0,
 		queue: [],
+		seen: new Map(),
 		nextTicket: 0,
 		lastUsedMs: nowMs,
 	};
@@ -117,13 +120,15 @@ export function intervalMs(pace: Pace, nowMs: number): number {
  */
 export function turnAtMs(pace: Pace, position: number, nowMs: number): number {
 	const interval = intervalMs(pace, nowMs);
-	const head = Math.max(nowMs, pace.gateUntilMs, pace.lastSentMs + interval);
+	// A clock set back (or a test's fake time undone) never leaves the key waiting for a send "later".
+	const last = Math.min(pace.lastSentMs, nowMs);
+	const head = Math.max(nowMs, pace.gateUntilMs, last + interval);
 	return head + position * interval;
 }
 
 /** A request is sent now. */
 export function sent(pace: Pace, nowMs: number): void {
-	pace.lastSentMs = Math.max(pace.lastSentMs, nowMs);
+	pace.lastSentMs = nowMs;
 	pace.inFlight++;
 	pace.lastUsedMs = nowMs;
 }
@@ -223,12 +228,16 @@ export function paceKey(credentialType: string, baseUrl: string, key: string): s
  * Rejects with the signal's reason.
  */
 export async function wait(ms: number, signal?: AbortSignal): Promise<void> {
-	const end = Date.now() + ms;
+	let left = ms;
 	for (;;) {
 		signal?.throwIfAborted();
-		const left = end - Date.now();
 		if (left <= 0) return;
-		await sleep(Math.min(left, WAIT_SLICE_MS), signal);
+		const slice = Math.min(left, WAIT_SLICE_MS);
+		const before = Date.now();
+		await sleep(slice, signal);
+		// The time slept, as the clock says; a clock set back or jumping ahead counts the slice.
+		const slept = Date.now() - before;
+		left -= slept >= 0 && slept < 10 * slice + 50 ? slept : slice;
 	}
 }
 
@@ -257,7 +266,10 @@ export async function takeTurn(
 	try {
 		for (;;) {
 			const now = Date.now();
-			const at = Math.min(turnAtMs(pace, pace.queue.indexOf(ticket), now), options.deadlineMs);
+			pace.seen.set(ticket, now);
+			const ahead = pace.queue.slice(0, pace.queue.indexOf(ticket));
+			const live = ahead.filter((t) => now - (pace.seen.get(t) ?? now) <= 5 * WAIT_SLICE_MS);
+			const at = Math.min(turnAtMs(pace, live.length, now), options.deadlineMs);
 			if (at <= now) {
 				sent(pace, now);
 				return { pace, sentAtMs: now, settled: false };
@@ -266,6 +278,7 @@ export async function takeTurn(
 		}
 	} finally {
 		pace.queue.splice(pace.queue.indexOf(ticket), 1);
+		pace.seen.delete(ticket);
 	}
 }
 
