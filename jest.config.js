@@ -1,6 +1,14 @@
-// Jest (issue 13): `npm test` runs every test/*/*.test.ts in one process, one file after the
-// other (the files start servers, the e2e file starts real n8n), in file-name order.
-// Per-test timeout: tight for unit files; the e2e file and the reliability suites give their own.
+// Jest (issues 13 and 38). `npm test` runs every test/*/*.test.ts in parallel worker processes
+// (each file in its own worker, its own sandbox on a free port; an end-to-end file its own n8n
+// on free ports); `npm run test:unit` runs those that need no real n8n (every folder but
+// test/e2e). Most of a file's time is waiting (n8n's one-minute polls, registration checks,
+// rate-limit windows), not computing: more workers than cores let those waits overlap.
+// Per-test timeout: 60 s for unit files; the e2e files and the reliability suites give their own.
+const os = require('node:os');
+
+/** Workers: ERP_TEST_WORKERS, else 3 per core (most files wait on clocks, not on the CPU). */
+const workers = Number(process.env.ERP_TEST_WORKERS) || 3 * Math.max(1, os.availableParallelism());
+
 /** @type {import('jest').Config} */
 module.exports = {
 	testEnvironment: 'node',
@@ -13,10 +21,22 @@ module.exports = {
 		],
 	},
 	setupFiles: ['<rootDir>/test/harness/jest-setup.ts'],
-	testTimeout: 20_000,
+	globalSetup: '<rootDir>/test/harness/jest-global-setup.js',
+	globalTeardown: '<rootDir>/test/harness/jest-global-teardown.js',
+	maxWorkers: workers,
+	// A safety net for a hung test, never a measure: files run side by side, so a test that takes
+	// 5 s alone may take several times that while n8n starts in the next worker.
+	testTimeout: 60_000,
 	// A test that timed out may leave its work running (an endless pagination loop, a server it
 	// never closed): once every file has run and reported, the process exits all the same.
 	forceExit: true,
 	testSequencer: '<rootDir>/test/harness/jest-sequencer.js',
-	reporters: ['default', '<rootDir>/test/harness/jest-summary-reporter.js'],
+	reporters: [
+		'default',
+		[
+			'<rootDir>/test/harness/jest-timings-reporter.js',
+			{ name: process.env.ERP_TEST_REPORT || 'test' },
+		],
+		'<rootDir>/test/harness/jest-summary-reporter.js',
+	],
 };

@@ -466,6 +466,14 @@ export function businessRoutes(router: Router<Ctx>): void {
 			ctx.requireScope('factures:write');
 			return json(201, createReglement(ctx.store, ctx.emit, ctx.body(), ctx.now()));
 		})
+		.add('GET', '/v1/reglements', (ctx) => {
+			ctx.requireScope('factures:read');
+			const f = filterOf<Reglement>([
+				['facture_id', opt(ctx.qs, 'facture_id'), (x, v) => x.facture_id === v],
+				['reference', opt(ctx.qs, 'reference'), (x, v) => x.reference === v],
+			]);
+			return json(200, ctx.store.reglements.page(listQuery(ctx.qs), f.fn, f.key));
+		})
 		.add('GET', '/v1/stock/mouvements', (ctx) => {
 			ctx.requireScope('articles:read');
 			const range = dateRange(ctx.qs);

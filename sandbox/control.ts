@@ -1,5 +1,6 @@
 // The control API under /_sandbox/ (no auth, never counted in stats).
 import type { App } from './server';
+import { stockBasData } from './business';
 import { ApiError, json, Router, validateBody } from './http';
 import {
 	controlConfigSchema,
@@ -15,6 +16,23 @@ export interface ControlCtx {
 	app: App;
 	qs: URLSearchParams;
 	body(): unknown;
+}
+
+/**
+ * The data of an event emitted through the control API: as given, except that a `stock.bas`
+ * naming a known `article_id` gets the article's fields, as the ERP's own `stock.bas` has them
+ * (`mouvement_id` null: no movement crossed the threshold), under what was given.
+ */
+function eventData(
+	app: App,
+	input: { type: string; data: Record<string, unknown> },
+): Record<string, unknown> {
+	const article =
+		input.type === 'stock.bas' && typeof input.data.article_id === 'string'
+			? app.store.articles.get(input.data.article_id)
+			: undefined;
+	if (!article) return input.data;
+	return { ...stockBasData(article, ''), mouvement_id: null, ...input.data };
 }
 
 export function controlRouter(): Router<ControlCtx> {
@@ -36,7 +54,7 @@ export function controlRouter(): Router<ControlCtx> {
 		})
 		.add('POST', '/_sandbox/events', ({ app, body }) => {
 			const input = validateBody(eventEmitSchema, body());
-			const event = app.webhooks.emit(input.type, input.data, new Date());
+			const event = app.webhooks.emit(input.type, eventData(app, input), new Date());
 			return json(200, { id: event.id });
 		})
 		.add('GET', '/_sandbox/events', ({ app, qs }) => {

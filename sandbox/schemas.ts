@@ -262,6 +262,8 @@ export const controlConfigSchema = z.object({
 	dailyQuota: z.int().min(1).optional(),
 	maxPageSize: z.int().min(1).max(100).optional(),
 	rateLimitHeaders: z.enum(RATE_LIMIT_HEADER_DIALECTS).optional(),
+	idempotencyKeys: z.enum(['keep', 'ignore']).optional(),
+	listFilters: z.enum(['apply', 'ignore']).optional(),
 	conventions: z
 		.object({
 			cursorParam: z.string().min(1).optional(),
@@ -307,6 +309,12 @@ export const faultSchema = z.discriminatedUnion('kind', [
 	z.object({ kind: z.literal('reset'), ...faultCommon }),
 	z.object({ kind: z.literal('slow'), ms: z.int().min(0).max(600000), ...faultCommon }),
 	z.object({ kind: z.literal('badBody'), ...faultCommon }),
+	z.object({
+		kind: z.literal('barrier'),
+		parties: z.int().min(2).max(100),
+		timeoutMs: z.int().min(1).max(600000).default(10000),
+		...faultCommon,
+	}),
 	z.object({
 		kind: z.literal('failAfterCommit'),
 		status: z.int().min(400).max(599).default(500),

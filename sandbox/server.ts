@@ -46,7 +46,16 @@ export interface SandboxOptions {
 	rateLimitHeaders?: RateLimitHeaderDialect;
 	/** Names and shapes this server uses instead of the contract's (conventions.ts). */
 	conventions?: Partial<SandboxConventions>;
+	/** `ignore`: an ERP that never reads Idempotency-Key (every POST is new); default `keep`. */
+	idempotencyKeys?: IdempotencyKeys;
+	/** `ignore`: an ERP whose lists read only the page size and the cursor; default `apply`. */
+	listFilters?: ListFilters;
 }
+
+/** What the server does with Idempotency-Key: keep the first answer per key (the contract), or ignore it. */
+export type IdempotencyKeys = 'keep' | 'ignore';
+/** What the lists do with their filters: apply them (the contract), or ignore them (whole lists). */
+export type ListFilters = 'apply' | 'ignore';
 
 export interface SandboxConfig {
 	rateLimit: LimiterConfig | false;
@@ -56,6 +65,8 @@ export interface SandboxConfig {
 	maxPageSize: number;
 	rateLimitHeaders: RateLimitHeaderDialect;
 	conventions: SandboxConventions;
+	idempotencyKeys: IdempotencyKeys;
+	listFilters: ListFilters;
 }
 
 const INJECTED_CODES: Record<number, string> = {
@@ -112,6 +123,8 @@ export class App {
 			maxPageSize: o.maxPageSize ?? 100,
 			rateLimitHeaders: o.rateLimitHeaders ?? 'ietf-fields',
 			conventions: { ...DEFAULT_SANDBOX_CONVENTIONS, ...o.conventions },
+			idempotencyKeys: o.idempotencyKeys ?? 'keep',
+			listFilters: o.listFilters ?? 'apply',
 		};
 		this.store = new Store();
 		seedStore(this.store, this.seed, this.articleCount);
@@ -132,6 +145,8 @@ export class App {
 		if (input.dailyQuota !== undefined) c.dailyQuota = input.dailyQuota;
 		if (input.maxPageSize !== undefined) c.maxPageSize = input.maxPageSize;
 		if (input.rateLimitHeaders !== undefined) c.rateLimitHeaders = input.rateLimitHeaders;
+		if (input.idempotencyKeys !== undefined) c.idempotencyKeys = input.idempotencyKeys;
+		if (input.listFilters !== undefined) c.listFilters = input.listFilters;
 		if (input.rateLimit !== undefined || input.dailyQuota !== undefined) this.limiter.reset();
 		Object.assign(c.tokenLifetimes, input.tokenLifetimes);
 		Object.assign(c.webhookRetry, input.webhookRetry);
@@ -159,6 +174,21 @@ export class App {
 		for (const t of this.sleeping) clearTimeout(t);
 		this.sleeping.clear();
 		this.webhooks.close();
+	}
+
+	/** Requests held by a `barrier` fault, per fault, until `parties` of them are waiting. */
+	private readonly held = new Map<object, Array<() => void>>();
+
+	/** Holds this request until `parties` requests wait at the fault (or `timeoutMs`), then lets all go. */
+	private async barrier(fault: { parties: number; timeoutMs: number }): Promise<void> {
+		const waiting = this.held.get(fault) ?? [];
+		this.held.set(fault, waiting);
+		const released = new Promise<void>((resolve) => waiting.push(resolve));
+		if (waiting.length >= fault.parties) {
+			this.held.delete(fault);
+			for (const release of waiting) release();
+		}
+		await Promise.race([released, this.sleep(fault.timeoutMs)]);
 	}
 
 	private sleep(ms: number): Promise<void> {
@@ -284,6 +314,7 @@ export class App {
 			return undefined;
 		}
 		if (fault?.kind === 'slow') await this.sleep(fault.ms);
+		if (fault?.kind === 'barrier') await this.barrier(fault);
 		if (fault?.kind === 'status') return withLimits(injected(fault.status));
 		if (fault?.kind === 'badBody') {
 			this.stats.countStatus(200);
@@ -297,7 +328,8 @@ export class App {
 		try {
 			const raw = await readRawBody(req);
 			const { route, params } = this.v1.match(method, path);
-			const idemKey = method === 'POST' ? req.headers['idempotency-key'] : undefined;
+			const kept = method === 'POST' && this.config.idempotencyKeys === 'keep';
+			const idemKey = kept ? req.headers['idempotency-key'] : undefined;
 			const key = typeof idemKey === 'string' && idemKey !== '' ? idemKey : undefined;
 			const fingerprint = IdempotencyStore.fingerprint(method, path, raw);
 			const replay = key ? this.idempotency.lookup(bucket, key, fingerprint, nowMs) : undefined;
@@ -317,6 +349,7 @@ export class App {
 			try {
 				const { conventions } = this.config;
 				translateQuery(qs, conventions);
+				if (method === 'GET' && this.config.listFilters === 'ignore') onlyPaging(qs);
 				if (method === 'GET') checkPageSize(qs, this.config.maxPageSize, conventions.pageSizeParam);
 				reply = await route.handler(ctx, params);
 				if (method === 'GET' && reply.status === 200)
@@ -351,6 +384,11 @@ function checkPageSize(qs: URLSearchParams, max: number, name: string): void {
 		const message = `${name} must be between 1 and ${max}`;
 		throw new ApiError(400, 'invalid_query', message, [{ field: name, message }]);
 	}
+}
+
+/** An ERP that ignores list filters: every query parameter but `limit` and `cursor` dropped. */
+function onlyPaging(qs: URLSearchParams): void {
+	for (const name of [...qs.keys()]) if (name !== 'limit' && name !== 'cursor') qs.delete(name);
 }
 
 function injected(status: number): Reply {

@@ -103,12 +103,19 @@ function postgresBinDir(): string | undefined {
 	return versions.length > 0 ? path.join(root, versions[0], 'bin') : undefined;
 }
 
+/** The lock the test files' apt-get runs share (ensureDebianPackages). */
+const APT_LOCK = path.join(os.tmpdir(), 'n8n-nodes-erp-apt-get.lock');
+
 /** `command` is on the PATH. */
 export function has(command: string): boolean {
 	return spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;
 }
 
-/** Installs the Debian packages that are missing with apt-get (needs root); none: does nothing. */
+/**
+ * Installs the Debian packages that are missing with apt-get (needs root); none: does nothing.
+ * Test files run side by side (issue 38): apt-get runs under one machine-wide lock (`flock`), so a
+ * second file waits for the first file's install instead of failing on apt's own lock.
+ */
 export function ensureDebianPackages(missing: string[], log: Log): void {
 	if (missing.length === 0) return;
 	if (process.getuid?.() !== 0) {
@@ -118,7 +125,7 @@ export function ensureDebianPackages(missing: string[], log: Log): void {
 	}
 	log(`installing ${missing.join(', ')} with apt-get...`);
 	for (const args of [['update'], ['install', '-y', '--no-install-recommends', ...missing]]) {
-		const result = spawnSync('apt-get', args, {
+		const result = spawnSync('flock', [APT_LOCK, 'apt-get', ...args], {
 			env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
 			encoding: 'utf8',
 			timeout: 15 * MINUTE,

@@ -12,13 +12,13 @@ import * as fs from 'node:fs';
 
 import { startSandbox } from '../sandbox';
 import {
-	EXAMPLE_IDS,
 	importWorkflows,
 	loadExamples,
 	SANDBOX_CREDENTIAL,
 	startChatSink,
 	wireExample,
 } from './examples';
+import { PUBLISHED_EXAMPLES, workflowLines } from './banner';
 import { cacheRoot, ensureN8n, n8nVersion } from './n8n-env';
 import {
 	assertPortFree,
@@ -102,9 +102,7 @@ async function main() {
 		const signIn = await rest.signInAsOwner();
 		if (!fs.existsSync(marker)) {
 			step('Publishing the order-to-invoice, low-stock and MCP server examples');
-			await rest.activate(EXAMPLE_IDS.orderToInvoice);
-			await rest.activate(EXAMPLE_IDS.lowStockToChat);
-			await rest.activate(EXAMPLE_IDS.mcpServer);
+			for (const id of PUBLISHED_EXAMPLES) await rest.activate(id);
 			fs.writeFileSync(marker, new Date().toISOString() + '\n');
 		} else {
 			// The sandbox starts empty each time, but n8n 2.x does not re-register trigger webhooks
@@ -133,12 +131,7 @@ async function main() {
 		log(
 			`  Credential  "${SANDBOX_CREDENTIAL.name}" (the sandbox's demo key, at ${sandbox.baseUrl})`,
 		);
-		log(
-			'  Workflows   "ERP example: order to invoice", "… low stock to chat" and "… MCP server" (published),',
-		);
-		log(
-			'              "… AI agent with ERP tools" (set the Base URL and key of its OpenAI credential to try it)',
-		);
+		for (const line of workflowLines(loadExamples().map(({ workflow }) => workflow))) log(line);
 		log(
 			`  MCP server  http://${HOST}:${N8N_PORT}/mcp/erp (Streamable HTTP): point an MCP client at it`,
 		);

@@ -1,4 +1,4 @@
-// P6 in fake time: the flash sale (30 orders of 6 requests, one key) against each rate-limit
+// P6 in fake time: the flash sale (30 orders of 8 requests, one key) against each rate-limit
 // algorithm the sandbox plays (sandbox/limiters.ts: fixed window, sliding window, token bucket)
 // at the specification's 100 per minute, each reporting budget headers, Retry-After only or
 // nothing at all (a bare 429); a token bucket answering a bare 429 (nginx's limit_req, burst 10)
@@ -29,7 +29,7 @@ const BURST = 10;
 const REPORTS = ['headers', 'retry-after', 'bare'] as const;
 
 export function runP6Simulated(): P6SimulatedRow[] {
-	const base = { latencyMs: 20, jitterMs: 20, executions: 30, requestsEach: 6 };
+	const base = { latencyMs: 20, jitterMs: 20, executions: 30, requestsEach: 8 };
 	const workers = { processes: 2, concurrency: 10 };
 	const rows: Array<[string, SimulationOptions, number, boolean]> = [];
 	for (const algorithm of RATE_LIMIT_ALGORITHMS) {

@@ -103,8 +103,7 @@ export class ErpPollingTrigger implements INodeType {
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const settings = readSettings(this, properties);
 		if (this.getMode() === 'manual') {
-			const item = await manualPoll(this, settings);
-			return item === undefined ? null : [this.helpers.returnJsonArray([item])];
+			return [this.helpers.returnJsonArray([await manualPoll(this, settings)])];
 		}
 		const items = await alone(this, async () => await scheduledPoll(this, settings));
 		return items?.length ? [this.helpers.returnJsonArray(items)] : null;

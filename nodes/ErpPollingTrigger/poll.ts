@@ -10,6 +10,7 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { processMemory } from '../ErpTrigger/memory';
 import { erpErrorToJson, getListConventions } from '../shared/transport';
 import { createdSince, readSince, WATCH_STATE_KEYS } from '../shared/watches';
 import type { JournalRead, Watch } from '../shared/watches';
@@ -19,30 +20,28 @@ import type { PollSettings } from './settings';
 const STATE_KEYS = ['watch', 'position', 'since', ...WATCH_STATE_KEYS];
 
 /**
- * The trigger nodes whose scheduled poll is running in this n8n process. n8n starts the next poll
- * on schedule even while the previous one still runs (a long catch-up, or waits for the rate
- * limit): that poll does nothing, so two polls never read from the same position. Polls run in
- * one process (n8n's main, the leader in multi-main).
+ * Runs `poll` unless this node's previous poll is still running (its memory's `polling`, in this
+ * process); then gives undefined. n8n starts the next poll on schedule even while the previous
+ * one still runs (a long catch-up, or waits for the rate limit): that poll does nothing, so two
+ * polls never read from the same position. Polls run in one process (n8n's main, the leader in
+ * multi-main).
  */
-const running = new Set<string>();
-
-/** Runs `poll` unless this node's previous poll is still running; then gives undefined. */
 export async function alone<T>(
 	context: IPollFunctions,
 	poll: () => Promise<T>,
 ): Promise<T | undefined> {
-	const key = `${context.getWorkflow().id ?? ''}/${context.getNode().id}`;
-	if (running.has(key)) {
+	const memory = processMemory.of(context);
+	if (memory.polling) {
 		context.logger.info(
 			'ERP Polling Trigger: the previous poll is still running; this one is skipped',
 		);
 		return undefined;
 	}
-	running.add(key);
+	memory.polling = true;
 	try {
 		return await poll();
 	} finally {
-		running.delete(key);
+		memory.polling = false;
 	}
 }
 
@@ -121,12 +120,21 @@ export async function scheduledPoll(
 
 /**
  * "Fetch Test Event": the most recent item, read from the whole list; nothing saved or changed.
+ * When there is none, an error that says why (the list is empty, or nothing in it is an item of
+ * this watch), rather than an empty result the editor cannot explain.
  */
 export async function manualPoll(
 	context: IPollFunctions,
 	settings: PollSettings,
-): Promise<IDataObject | undefined> {
+): Promise<IDataObject> {
 	const { watch } = settings;
 	const read = await readSince(context, watch, undefined, undefined);
-	return await watch.latest(context, read.items, settings.options);
+	const latest = await watch.latest(context, read.items, settings.options);
+	if (latest !== undefined) return latest;
+	throw new NodeOperationError(context.getNode(), `No ${watch.label} item to show yet`, {
+		description:
+			read.items.length === 0
+				? `The ERP's list ${watch.path} is empty. Fetch Test Event shows the most recent item once there is one.`
+				: `None of the ${read.items.length} records of the ERP's list ${watch.path} is a ${watch.label} item yet. Fetch Test Event shows the most recent one once there is one.`,
+	});
 }

@@ -1,12 +1,17 @@
+// The ERP Trigger: a webhook the node registers in the ERP, each signed delivery checked and run
+// once. The folder, in the order a delivery meets it:
+// - webhook.ts: `webhook()` in five steps (signature.ts, events.ts, replay.ts, delivery.ts);
+// - webhookLifecycle.ts: the registration in the ERP (n8n's webhook methods);
+// - triggerRun.ts: `trigger()`: the test run, and while published the scheduled registration
+//   check and catch-up of missed events (catchUp.ts, identity.ts, ranEvents.ts), reports.ts;
+// - memory.ts: everything a trigger node remembers in the n8n process, and for how long;
+// - options.ts, credentialRead.ts: the node's Options, a credential read shared by deliveries.
 import type {
-	IDataObject,
 	IHookFunctions,
 	INodeType,
 	ITriggerFunctions,
-	ITriggerResponse,
 	INodeTypeDescription,
 	IWebhookFunctions,
-	IWebhookResponseData,
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
@@ -19,31 +24,16 @@ import {
 	ALL_EVENTS,
 	ERP_EVENTS,
 	EVENT_OPTIONS,
-	isSelected,
-	normalizeEvents,
-	readEvent,
 	RESTRICTED_EVENTS,
 	RESTRICTED_SCOPE,
 	SCOPES_BY_TOPIC,
 } from './events';
-import { sharedReads } from './credentialRead';
-import { verifySignature, type WebhookHeaders } from './signature';
-import { replayMemory } from './replay';
-import { optionsDescription, readOptions } from './options';
-import { answer } from './answer';
-import { deliverOnce } from './delivery';
-import { handOverTestDelivery, runTrigger } from './triggerRun';
-import {
-	checkExists,
-	create,
-	isManual,
-	remove,
-	resolveVerification,
-	scopeOf,
-} from './webhookLifecycle';
-
-/** Delivery headers never copied into the output item. */
-const HIDDEN_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'x-api-key']);
+import type { NodeMemory, TriggerMemory } from './memory';
+import { processMemory } from './memory';
+import { optionsDescription } from './options';
+import { runTrigger } from './triggerRun';
+import { receive } from './webhook';
+import { checkExists, create, remove } from './webhookLifecycle';
 
 export class ErpTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -140,133 +130,38 @@ export class ErpTrigger implements INodeType {
 		],
 	};
 
-	async trigger(this: ITriggerFunctions): Promise<ITriggerResponse> {
-		return await runTrigger(this);
+	/** What the node remembers in this n8n process (memory.ts). n8n passes nothing. */
+	readonly memory: TriggerMemory;
+
+	constructor(memory: TriggerMemory = processMemory) {
+		this.memory = memory;
 	}
 
-	webhookMethods = {
-		default: {
-			async checkExists(this: IHookFunctions): Promise<boolean> {
-				readOptions(this);
-				return await checkExists.call(this);
-			},
-			async create(this: IHookFunctions): Promise<boolean> {
-				return await create.call(this);
-			},
-			async delete(this: IHookFunctions): Promise<boolean> {
-				return await remove.call(this);
-			},
-		},
+	trigger = withMemory(this, runTrigger);
+
+	webhook = withMemory(this, receive);
+
+	/** Registration in the ERP at activation, start and deactivation (webhookLifecycle.ts). */
+	webhookMethods = { default: registrationMethods(this) };
+}
+
+function registrationMethods(node: ErpTrigger) {
+	return {
+		checkExists: withMemory(node, checkExists),
+		create: withMemory(node, create),
+		delete: withMemory(node, remove),
 	};
+}
 
-	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		const req = this.getRequestObject();
-		const options = readOptions(this);
-		const { toleranceSeconds } = options;
-
-		const { secret, restoredSecret, conventions } = await resolveVerification(
-			this,
-			sharedReads(this),
-		);
-		if (secret === undefined) {
-			return answer(this, 401, {
-				error: 'not_configured',
-				message: isManual(this)
-					? 'No webhook secret is set in the credential'
-					: 'This trigger holds no registration secret',
-			});
-		}
-
-		// From 1.1, n8n leaves the body of a content type it does not parse unread.
-		if ((req.rawBody as Buffer | undefined) === undefined) await req.readRawBody();
-		// `headersDistinct` keeps duplicated headers apart (Node joins them in `headers`).
-		const headers = ((req as { headersDistinct?: WebhookHeaders }).headersDistinct ??
-			req.headers) as WebhookHeaders;
-		const nowSeconds = Math.floor(Date.now() / 1000);
-		const verify = (key: string) =>
-			verifySignature(conventions.signature, {
-				secret: key,
-				headers,
-				rawBody: req.rawBody,
-				toleranceSeconds,
-				nowSeconds,
-			});
-		let check = verify(secret);
-		// A registration restored by a scheduled check, whose secret n8n has not saved yet.
-		if (!check.ok && restoredSecret !== undefined) {
-			const second = verify(restoredSecret);
-			if (second.ok) check = second;
-		}
-		if (!check.ok) return answer(this, 401, { error: 'invalid_signature', reason: check.reason });
-
-		let body: unknown;
-		try {
-			body = JSON.parse(req.rawBody.toString('utf8'));
-		} catch {
-			return answer(this, 400, { error: 'malformed_body', message: 'The body is not valid JSON' });
-		}
-		const event = readEvent(body, headers, conventions.event);
-		if (!event.ok) return answer(this, 400, { error: 'malformed_body', message: event.message });
-		// The replay memory's key: the signed id (Standard Webhooks), else the event's id in the body.
-		const deliveryId = check.id ?? event.id;
-		if (deliveryId === undefined) {
-			return answer(this, 400, {
-				error: 'malformed_body',
-				message: `The event has no ID at ${conventions.event.idPath.join('.')}, so a replay could not be refused`,
-			});
-		}
-
-		const selection = normalizeEvents(this.getNodeParameter('events', []));
-		if (!isSelected(selection, event.type)) {
-			return answer(this, 200, { received: true, ignored: 'event_not_selected' });
-		}
-
-		// Check and record in one synchronous step: no await between them (see replay.ts). A scheme
-		// without a signed timestamp is remembered from its arrival: a replayed id is still refused,
-		// an old delivery never seen (or forgotten) cannot be.
-		const scope = scopeOf(this);
-		const verdict = replayMemory.checkAndRecord(
-			scope,
-			{ id: deliveryId, t: check.timestamp ?? nowSeconds },
-			nowSeconds,
-			toleranceSeconds,
-		);
-		if (verdict === 'duplicate') {
-			return answer(this, 200, { received: true, ignored: 'duplicate' });
-		}
-		if (verdict === 'full') {
-			this.getResponseObject().setHeader('Retry-After', String(Math.min(toleranceSeconds, 60)));
-			return answer(this, 503, {
-				error: 'replay_memory_full',
-				message: 'Too many deliveries inside the signature tolerance window; retry later',
-			});
-		}
-		if (verdict === 'beforeMemory') {
-			return answer(this, 409, {
-				error: 'signed_before_restart',
-				message:
-					'Signed before this n8n process started, so it cannot be checked against earlier deliveries; resend it with a new signature',
-			});
-		}
-
-		const item: IDataObject = {
-			id: event.id ?? deliveryId,
-			type: event.type,
-			created_at: event.created_at as IDataObject['created_at'],
-			data: event.data as IDataObject['data'],
-		};
-		if (options.includeHeaders) {
-			const kept: IDataObject = {};
-			for (const [name, value] of Object.entries(req.headers)) {
-				if (!HIDDEN_HEADERS.has(name.toLowerCase())) kept[name] = value as string | string[];
-			}
-			item.headers = kept;
-		}
-		if (this.getMode() !== 'manual')
-			return deliverOnce(this, scope, item, options, conventions.event);
-		// A test run starts at this node's manual trigger, which emits this (triggerRun.ts).
-		const workflowData = [[{ json: item }]];
-		handOverTestDelivery(scope, workflowData);
-		return { workflowData };
-	}
+/**
+ * n8n's method that runs `run` with n8n's context (n8n calls it with the context as `this`) and
+ * the trigger node's memory in this process.
+ */
+function withMemory<C extends ITriggerFunctions | IWebhookFunctions | IHookFunctions, R>(
+	node: ErpTrigger,
+	run: (context: C, memory: NodeMemory) => Promise<R>,
+) {
+	return async function (this: C): Promise<R> {
+		return await run(this, node.memory.of(this));
+	};
 }

@@ -22,14 +22,14 @@ import type { IDataObject, ITriggerFunctions } from 'n8n-workflow';
 import { readSince } from '../shared/watches';
 import type { Watch } from '../shared/watches';
 import { normalizeEvents } from './events';
-import { reportFailure } from './health';
+import { reportFailure } from './reports';
 import { CATCH_UP_WATCHES, caughtUpEvents, itemIdentity } from './identity';
 import { readOptions } from './options';
+import type { NodeMemory } from './memory';
 import { firstRun, forgetAll, forgetUnneeded } from './ranEvents';
-import { scopeOf } from './webhookLifecycle';
 
 /** The static data key (node scope). */
-export const CATCH_UP_KEY = 'catchUp';
+const CATCH_UP_KEY = 'catchUp';
 
 /** A record younger than this may still come by webhook: it waits for the next check. */
 export const GRACE_SECONDS = 60;
@@ -125,13 +125,14 @@ export async function startCatchUp(context: ITriggerFunctions): Promise<void> {
 /** One event type: its new events emitted, and where it stands after them. */
 async function catchUpType(
 	context: ITriggerFunctions,
+	memory: NodeMemory,
 	watch: Watch,
-	saved: WatchPosition | undefined,
+	from: WatchPosition | undefined,
 	emit: (item: IDataObject) => void,
 ): Promise<WatchPosition> {
-	if (saved === undefined) return await startFromNow(context, watch);
+	if (from === undefined) return await startFromNow(context, watch);
 	const startedMs = Date.now();
-	const read = await readSince(context, watch, saved.position, MAX_PAGES);
+	const read = await readSince(context, watch, from.position, MAX_PAGES);
 	if (read.more) {
 		context.logger.info(
 			`ERP Trigger: catch-up read ${read.requests} pages of ${watch.path}; the rest comes at the next checks`,
@@ -143,48 +144,36 @@ async function catchUpType(
 		context,
 		records,
 		defaultOptions(context, watch),
-		saved.state ?? {},
+		from.state ?? {},
 	);
-	const scope = scopeOf(context);
-	const memory = context.getWorkflowStaticData('node');
+	const saved = context.getWorkflowStaticData('node');
 	for (const item of step.items) {
 		const identity = itemIdentity(item);
-		if (identity === undefined || firstRun(scope, identity, memory, true)) {
+		if (identity === undefined || firstRun(memory, identity, saved, true)) {
 			emit({ ...item, caught_up: true });
 		}
 	}
 	return {
-		position: typeof last === 'string' && last !== '' ? last : saved.position,
+		position: typeof last === 'string' && last !== '' ? last : from.position,
 		state: step.state,
 		// Read to the end (not stopped by the page cap): known up to where; else as it was.
-		readTo: read.more ? saved.readTo : (readTo ?? saved.readTo),
+		readTo: read.more ? from.readTo : (readTo ?? from.readTo),
 	};
 }
 
-/**
- * One catch-up: every selected event a list can show, in a fixed order. Never throws; returns how
- * many events it emitted (for tests), or undefined when catch-up is off.
- */
+/** One catch-up: every selected event a list can show, in a fixed order. Never throws. */
 export async function catchUp(
 	context: ITriggerFunctions,
+	memory: NodeMemory,
 	emit: (item: IDataObject) => void,
-): Promise<number | undefined> {
-	if (!readOptions(context).catchUp) return undefined;
+): Promise<void> {
+	if (!readOptions(context).catchUp) return;
 	const { types } = positionsOf(context);
-	let emitted = 0;
-	const counted = (item: IDataObject) => {
-		emitted += 1;
-		emit(item);
-	};
 	for (const type of types) {
 		const { data, positions } = positionsOf(context);
 		try {
-			positions[type] = await catchUpType(
-				context,
-				CATCH_UP_WATCHES[type],
-				positions[type],
-				counted,
-			);
+			const watch = CATCH_UP_WATCHES[type];
+			positions[type] = await catchUpType(context, memory, watch, positions[type], emit);
 			// Set at the top of the node's data: n8n marks it changed, and saves it with the next emit.
 			data[CATCH_UP_KEY] = positions;
 		} catch (cause) {
@@ -195,10 +184,9 @@ export async function catchUp(
 		}
 	}
 	const { data, positions } = positionsOf(context);
-	forgetUnneeded(data, (type) => {
+	forgetUnneeded(memory, data, (type) => {
 		const saved = positions[type] as WatchPosition | undefined;
 		if (saved === undefined) return Number.POSITIVE_INFINITY;
 		return saved.readTo ?? Number.NEGATIVE_INFINITY;
 	});
-	return emitted;
 }

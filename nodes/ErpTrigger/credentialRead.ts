@@ -12,18 +12,9 @@
 import type { ICredentialDataDecryptedObject, IWebhookFunctions } from 'n8n-workflow';
 
 import type { CredentialRead } from '../shared/transport';
+import type { CredentialReads, NodeMemory } from './memory';
 
 type Read = Promise<ICredentialDataDecryptedObject>;
-
-/** Per trigger node and credential: the read under way, and the next one, to begin after it. */
-interface Slot {
-	running?: Read;
-	next?: Read;
-	/** Deliveries waiting for `next`. */
-	waiting: number;
-}
-
-const slots = new Map<string, Slot>();
 
 const settled = async (read: Read): Promise<void> => {
 	await read.then(
@@ -32,12 +23,17 @@ const settled = async (read: Read): Promise<void> => {
 	);
 };
 
-function begin(key: string, slot: Slot, read: () => Read): Read {
+function begin(
+	reads: Map<string, CredentialReads>,
+	key: string,
+	slot: CredentialReads,
+	read: () => Read,
+): Read {
 	const running = read();
 	slot.running = running;
 	void settled(running).then(() => {
 		if (slot.running === running) slot.running = undefined;
-		if (slot.running === undefined && slot.next === undefined) slots.delete(key);
+		if (slot.running === undefined && slot.next === undefined) reads.delete(key);
 	});
 	return running;
 }
@@ -45,45 +41,30 @@ function begin(key: string, slot: Slot, read: () => Read): Read {
 /**
  * For `getGuardedCredentials`: `read()` of this delivery's credential, or the result of a read
  * that begins after this call and serves every delivery to the same node and credential that
- * arrived meanwhile.
+ * arrived meanwhile (kept in the node's memory, `credentialReads`).
  */
 export const sharedReads =
-	(context: IWebhookFunctions): CredentialRead =>
+	(context: IWebhookFunctions, memory: NodeMemory): CredentialRead =>
 	async (type, read) => {
-		const node = context.getNode();
+		const reads = memory.credentialReads;
 		const key = JSON.stringify([
-			context.getWorkflow().id ?? '',
-			node.id,
 			context.getMode(),
 			type,
-			node.credentials?.[type] ?? null,
+			context.getNode().credentials?.[type] ?? null,
 		]);
-		return await sharedRead(key, read);
+		let slot = reads.get(key);
+		if (slot === undefined) {
+			slot = {};
+			reads.set(key, slot);
+		}
+		const running = slot.running;
+		if (running === undefined) return await begin(reads, key, slot, read);
+		// Under way, so begun before this delivery arrived: wait for the next one, which begins after.
+		const current = slot;
+		current.next ??= settled(running).then(() => {
+			current.next = undefined;
+			reads.set(key, current);
+			return begin(reads, key, current, read);
+		});
+		return await current.next;
 	};
-
-async function sharedRead(key: string, read: () => Read): Read {
-	let slot = slots.get(key);
-	if (slot === undefined) {
-		slot = { waiting: 0 };
-		slots.set(key, slot);
-	}
-	const running = slot.running;
-	if (running === undefined) return await begin(key, slot, read);
-	// Under way, so begun before this delivery arrived: wait for the next one, which begins after.
-	const current = slot;
-	current.next ??= settled(running).then(() => {
-		current.next = undefined;
-		current.waiting = 0;
-		slots.set(key, current);
-		return begin(key, current, read);
-	});
-	current.waiting += 1;
-	return await current.next;
-}
-
-/** Deliveries waiting for a read to begin, over all trigger nodes (for tests). */
-export function waitingForCredentialRead(): number {
-	let waiting = 0;
-	for (const slot of slots.values()) waiting += slot.waiting;
-	return waiting;
-}

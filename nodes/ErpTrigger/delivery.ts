@@ -1,30 +1,51 @@
-// What becomes of an accepted live delivery (after the signature, replay and event checks): each
-// event runs once, whether it came by webhook, by catch-up (catchUp.ts), or both.
-//
+// webhook()'s last two steps: what becomes of an accepted delivery (after the signature, event and
+// replay checks), and the answer. Each event runs once, whether it came by webhook, by catch-up
+// (catchUp.ts), or both:
 // - Catch Up Missed Events off: one run, as `webhook()`'s own (workflowData).
-// - The trigger runs in this process (liveTriggers.ts): an event whose identity already ran is
-//   answered 200 and starts nothing; otherwise its identity is recorded in the trigger's static
-//   data and the item handed to the trigger's `emit`, which saves that data with the run. The
-//   sender gets 200 with no body, as for a run of `webhook()`'s own, which starts none.
+// - The trigger runs in this process (the node memory's `live`, triggerRun.ts): an event whose
+//   identity already ran is answered 200 and starts nothing; otherwise its identity is recorded in
+//   the trigger's static data and the item handed to the trigger's `emit`, which saves that data
+//   with the run. The sender gets 200 with no body, as for a run of `webhook()`'s own.
 // - It does not (a queue-mode webhook processor, or n8n still starting): one run, as
 //   `webhook()`'s own, its identity recorded in this process only; catch-up, which runs where the
 //   triggers run, cannot see it (logged once).
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import type { EventConventions } from '../shared/conventions';
-import { answer } from './answer';
+import type { ApiConventions, EventConventions } from '../shared/conventions';
 import { deliveryIdentity, isCaughtUp } from './identity';
-import { liveTrigger } from './liveTriggers';
+import type { NodeMemory } from './memory';
 import type { TriggerOptions } from './options';
 import { firstRun } from './ranEvents';
-import { withRestoreNote } from './restoreNotes';
+import { withRestoreNote } from './reports';
 
-/** Warnings already logged in this process, by trigger node and kind. */
-const warned = new Set<string>();
+/** A delivery answered without a run: the status, a small JSON body, a Retry-After (seconds). */
+export interface Refusal {
+	status: number;
+	body: IDataObject;
+	retryAfter?: number;
+}
 
-function warnOnce(context: IWebhookFunctions, scope: string, kind: string, message: string): void {
-	if (warned.has(`${scope} ${kind}`)) return;
-	warned.add(`${scope} ${kind}`);
+/** Answers the request with a status and a small JSON body, and starts no execution. */
+export function answer(context: IWebhookFunctions, refusal: Refusal): IWebhookResponseData {
+	const res = context.getResponseObject();
+	if (refusal.retryAfter !== undefined) res.setHeader('Retry-After', String(refusal.retryAfter));
+	res.status(refusal.status).json(refusal.body);
+	return { noWebhookResponse: true };
+}
+
+/** Delivery headers never copied into the output item. */
+const HIDDEN_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'x-api-key']);
+
+const ALREADY_RUN = { status: 200, body: { received: true, ignored: 'already_run' } };
+
+function warnOnce(
+	context: IWebhookFunctions,
+	memory: NodeMemory,
+	kind: string,
+	message: string,
+): void {
+	if (memory.warned.has(kind)) return;
+	memory.warned.add(kind);
 	context.logger.warn(message, {
 		workflowId: context.getWorkflow().id,
 		node: context.getNode().name,
@@ -35,45 +56,71 @@ const where = (context: IWebhookFunctions) =>
 	`workflow ${context.getWorkflow().id ?? ''}, node "${context.getNode().name}"`;
 
 /** One accepted live delivery, `item` being the trigger's item for it. */
-export function deliverOnce(
+function deliverOnce(
 	context: IWebhookFunctions,
-	scope: string,
+	memory: NodeMemory,
 	item: IDataObject,
 	options: TriggerOptions,
 	conventions: EventConventions,
 ): IWebhookResponseData {
-	const ownRun = () => ({ workflowData: [[{ json: withRestoreNote(item, scope) }]] });
+	const ownRun = () => ({ workflowData: [[{ json: withRestoreNote(item, memory) }]] });
 	if (!options.catchUp) return ownRun();
 	const type = String(item.type);
 	const identity = deliveryIdentity(type, item.data, conventions);
 	if (identity === undefined && isCaughtUp(type)) {
 		warnOnce(
 			context,
-			scope,
+			memory,
 			'identity',
 			`ERP Trigger (${where(context)}): a ${type} delivery has no identity at data.${(conventions.identityPaths[type] ?? ['?']).join('.')}, so Catch Up Missed Events may run that event again. Set the identity's path in the credential's Custom API Conventions (Event Identity Paths), or turn Catch Up Missed Events off.`,
 		);
 	}
-	const live = liveTrigger(scope);
+	const live = memory.live;
 	if (live === undefined) {
 		if (isCaughtUp(type)) {
 			warnOnce(
 				context,
-				scope,
+				memory,
 				'notLive',
 				`ERP Trigger (${where(context)}): a delivery was received by an n8n process that does not run this workflow's triggers (a queue-mode webhook processor, or n8n still starting), so Catch Up Missed Events cannot see it and may run that event again. Where webhook processors receive the deliveries, turn Catch Up Missed Events off.`,
 			);
 		}
-		if (identity !== undefined && !firstRun(scope, identity)) {
-			return answer(context, 200, { received: true, ignored: 'already_run' });
+		if (identity !== undefined && !firstRun(memory, identity)) {
+			return answer(context, ALREADY_RUN);
 		}
 		return ownRun();
 	}
-	if (identity !== undefined && !firstRun(scope, identity, live.saved())) {
-		return answer(context, 200, { received: true, ignored: 'already_run' });
+	if (identity !== undefined && !firstRun(memory, identity, live.saved())) {
+		return answer(context, ALREADY_RUN);
 	}
 	live.emit(item);
 	// As a delivery that starts its own run is answered (responseData noData): 200, no body.
 	context.getResponseObject().status(200).end();
 	return { noWebhookResponse: true };
+}
+
+/**
+ * webhook()'s step 4: the item handed over to a run (above), or in a test run to the manual
+ * trigger, which emits it (triggerRun.ts); step 5, the answer, is the run's own or `answer`.
+ */
+export function handOver(
+	context: IWebhookFunctions,
+	memory: NodeMemory,
+	item: IDataObject,
+	options: TriggerOptions,
+	conventions: ApiConventions,
+): IWebhookResponseData {
+	if (options.includeHeaders) {
+		const kept: IDataObject = {};
+		for (const [name, value] of Object.entries(context.getRequestObject().headers)) {
+			if (!HIDDEN_HEADERS.has(name.toLowerCase())) kept[name] = value as string | string[];
+		}
+		item.headers = kept;
+	}
+	if (context.getMode() !== 'manual') {
+		return deliverOnce(context, memory, item, options, conventions.event);
+	}
+	const workflowData = [[{ json: item }]];
+	memory.testDelivery = workflowData;
+	return { workflowData };
 }

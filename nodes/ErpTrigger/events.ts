@@ -1,3 +1,4 @@
+// The ERP's events (names, scopes, the Events parameter's options) and the event in a delivery.
 import type { INodePropertyOptions } from 'n8n-workflow';
 
 import type { EventConventions } from '../shared/conventions';

@@ -31,15 +31,8 @@ export function caughtUpEvents(selection: string[]): string[] {
 		.sort();
 }
 
-/**
- * Off only in tests: the control that shows a delivery and its list-derived twin would both run
- * without identities.
- */
-export const identitySwitch = { on: true };
-
 /** `type:key`, or undefined when the key is not a non-empty text or a whole number. */
 function identityOf(type: string, key: unknown): string | undefined {
-	if (!identitySwitch.on) return undefined;
 	if (typeof key === 'string' && key !== '') return `${type}:${key}`;
 	if (typeof key === 'number' && Number.isSafeInteger(key)) return `${type}:${key}`;
 	return undefined;

@@ -12,7 +12,7 @@ import { invalid, labelOf, show, toInteger } from '../shared/validation';
 
 const DEFAULT_TOLERANCE_SECONDS = 300;
 /** How often, in minutes, a published trigger checks its registration (one request per check). */
-export const DEFAULT_CHECK_MINUTES = 15;
+const DEFAULT_CHECK_MINUTES = 15;
 
 export interface TriggerOptions {
 	toleranceSeconds: number;

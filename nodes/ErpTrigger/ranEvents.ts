@@ -4,7 +4,8 @@
 // Two places: the node's static data, which n8n saves when the trigger emits, so every event's
 // identity is saved with its run and survives a restart; and this process's memory, for a
 // delivery received where the trigger does not run (a queue-mode webhook processor, or the instant
-// before the trigger started), at most MAX_RAN_EVENTS per node, the oldest forgotten first.
+// before the trigger started), at most `maxRanEvents` per node (memory.ts), the oldest forgotten
+// first.
 //
 // The saved memory keeps only what can still be needed (docs/api-contract.md, *Catch-up and event
 // identity*), forgotten at each catch-up (catchUp.ts, which knows how far each list was read):
@@ -15,18 +16,17 @@
 //   now).
 // - `ranCaughtUp`, the caught-up events: needed for a late sender retry of the same event (the ERP
 //   was still retrying it when catch-up ran it). Kept CAUGHT_UP_KEEP_SECONDS (72 h).
-// Each also keeps at most MAX_RAN_EVENTS, the oldest forgotten first (the backstop).
+// Each also keeps at most `maxRanEvents`, the oldest forgotten first (the backstop).
 import type { IDataObject } from 'n8n-workflow';
+
+import type { NodeMemory } from './memory';
 
 /** The static data keys (node scope): delivered events, and caught-up events. */
 export const RAN_EVENTS_KEY = 'ranEvents';
 export const RAN_CAUGHT_UP_KEY = 'ranCaughtUp';
 
-/** Identities kept per trigger node and kind, the newest (in the process: at most this many). */
-export const MAX_RAN_EVENTS = 10_000;
-
 /**
- * The saved memory is trimmed back to MAX_RAN_EVENTS once it holds this many more: counting an
+ * The saved memory is trimmed back to `maxRanEvents` once it holds this many more: counting an
  * object's keys costs O(size), so trims are spaced to stay O(1) per event.
  */
 export const TRIM_SLACK = 1_000;
@@ -41,11 +41,6 @@ export const CLOCK_MARGIN_SECONDS = 5 * 60;
  */
 export const CAUGHT_UP_KEEP_SECONDS = 72 * 60 * 60;
 
-/** The size of each saved memory object, once counted. */
-const savedSizes = new WeakMap<object, number>();
-
-const processMemory = new Map<string, Map<string, number>>();
-
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 function savedMemory(saved: IDataObject, key: string): Record<string, number> {
@@ -58,38 +53,41 @@ function savedMemory(saved: IDataObject, key: string): Record<string, number> {
 const has = (memory: Record<string, number>, identity: string) =>
 	Object.prototype.hasOwnProperty.call(memory, identity);
 
-/** Records `identity` in the saved memory under `key`, trimmed to the newest when over the cap. */
-function remember(saved: IDataObject, key: string, identity: string, now: number): void {
+/** Records `identity` in the saved memory under `key`, trimmed to the newest when over `max`. */
+function remember(
+	memory: NodeMemory,
+	saved: IDataObject,
+	key: string,
+	identity: string,
+	now: number,
+): void {
+	const max = memory.limits.maxRanEvents;
 	const ran = savedMemory(saved, key);
 	ran[identity] = now;
-	let size = (savedSizes.get(ran) ?? Object.keys(ran).length - 1) + 1;
-	if (size > MAX_RAN_EVENTS + TRIM_SLACK) {
+	let size = (memory.savedSizes.get(ran) ?? Object.keys(ran).length - 1) + 1;
+	if (size > max + TRIM_SLACK) {
 		const keys = Object.keys(ran);
-		for (const oldest of keys.slice(0, keys.length - MAX_RAN_EVENTS)) delete ran[oldest];
-		size = MAX_RAN_EVENTS;
+		for (const oldest of keys.slice(0, keys.length - max)) delete ran[oldest];
+		size = max;
 	}
-	savedSizes.set(ran, size);
+	memory.savedSizes.set(ran, size);
 	// Set at the top of the node's data: n8n marks it changed, and saves it with the next emit.
 	saved[key] = ran;
 }
 
 /**
- * Whether `identity` runs now for the trigger node `scope`: false when it already ran (in this
+ * Whether `identity` runs now for the trigger node of `memory`: false when it already ran (in this
  * process, or in `saved`, the trigger's static data, when the trigger runs in this process);
- * otherwise it is recorded in both (as caught up when `caughtUp`) and true. Check and record are
- * one synchronous step.
+ * otherwise it is recorded in both (as caught up when `caughtUp`) and true, each keeping at most
+ * `maxRanEvents`. Check and record are one synchronous step.
  */
 export function firstRun(
-	scope: string,
+	memory: NodeMemory,
 	identity: string,
 	saved?: IDataObject,
 	caughtUp = false,
 ): boolean {
-	let local = processMemory.get(scope);
-	if (local === undefined) {
-		local = new Map();
-		processMemory.set(scope, local);
-	}
+	const local = memory.ran;
 	if (local.has(identity)) return false;
 	if (
 		saved !== undefined &&
@@ -100,16 +98,17 @@ export function firstRun(
 	const now = nowSeconds();
 	local.set(identity, now);
 	for (const oldest of local.keys()) {
-		if (local.size <= MAX_RAN_EVENTS) break;
+		if (local.size <= memory.limits.maxRanEvents) break;
 		local.delete(oldest);
 	}
 	if (saved !== undefined)
-		remember(saved, caughtUp ? RAN_CAUGHT_UP_KEY : RAN_EVENTS_KEY, identity, now);
+		remember(memory, saved, caughtUp ? RAN_CAUGHT_UP_KEY : RAN_EVENTS_KEY, identity, now);
 	return true;
 }
 
 /** Removes from the saved memory under `key` (in place) the identities `forget` says. */
 function forgetWhere(
+	memory: NodeMemory,
 	saved: IDataObject,
 	key: string,
 	forget: (identity: string, ranAt: number) => boolean,
@@ -119,7 +118,7 @@ function forgetWhere(
 	for (const [identity, ranAt] of Object.entries(ran)) {
 		if (forget(identity, ranAt)) delete ran[identity];
 	}
-	savedSizes.set(ran, Object.keys(ran).length);
+	memory.savedSizes.set(ran, Object.keys(ran).length);
 	saved[key] = ran;
 }
 
@@ -129,22 +128,21 @@ function forgetWhere(
  * up to which its event type's list was read whole, +Infinity when it has no catch-up position,
  * -Infinity when not known), a caught-up event after CAUGHT_UP_KEEP_SECONDS.
  */
-export function forgetUnneeded(saved: IDataObject, readTo: (type: string) => number): void {
-	forgetWhere(saved, RAN_EVENTS_KEY, (identity, ranAt) => {
+export function forgetUnneeded(
+	memory: NodeMemory,
+	saved: IDataObject,
+	readTo: (type: string) => number,
+): void {
+	forgetWhere(memory, saved, RAN_EVENTS_KEY, (identity, ranAt) => {
 		const type = identity.slice(0, identity.indexOf(':'));
 		return ranAt < readTo(type) - CLOCK_MARGIN_SECONDS;
 	});
 	const oldest = nowSeconds() - CAUGHT_UP_KEEP_SECONDS;
-	forgetWhere(saved, RAN_CAUGHT_UP_KEY, (_identity, ranAt) => ranAt < oldest);
+	forgetWhere(memory, saved, RAN_CAUGHT_UP_KEY, (_identity, ranAt) => ranAt < oldest);
 }
 
 /** Catch-up off: the saved memory is not needed (nothing records or reads it). */
 export function forgetAll(saved: IDataObject): void {
 	delete saved[RAN_EVENTS_KEY];
 	delete saved[RAN_CAUGHT_UP_KEY];
-}
-
-/** Empties this process's memory: for tests that play a new n8n process. */
-export function forgetProcessMemory(): void {
-	processMemory.clear();
 }

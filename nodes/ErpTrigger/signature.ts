@@ -13,7 +13,7 @@ import { createHmac, timingSafeEqual } from 'crypto';
 
 import type { SignatureScheme } from '../shared/conventions';
 
-export const SECRET_PREFIX = 'whsec_';
+const SECRET_PREFIX = 'whsec_';
 
 /** Longest values accepted for each header; anything longer is refused before any HMAC work. */
 const MAX_ID_LENGTH = 256;
@@ -55,51 +55,12 @@ export type VerifyWebhookResult =
 /** The HMAC key of a secret, or undefined when the secret is not (`whsec_` +) canonical, non-empty base64. */
 export function decodeWebhookSecret(secret: string): Buffer | undefined {
 	if (typeof secret !== 'string') return undefined;
-	if (lastDecoded?.secret === secret) return lastDecoded.key;
-	const key = decodeSecret(secret);
-	lastDecoded = { secret, key };
-	return key;
-}
-
-// The last secret decoded and its key: a trigger checks every delivery with the same secret, and
-// decoding it each time was a tenth of the check's cost (benchmark P5). The key is only read.
-let lastDecoded: { secret: string; key: Buffer | undefined } | undefined;
-
-function decodeSecret(secret: string): Buffer | undefined {
 	const encoded = secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret;
 	if (!/^[A-Za-z0-9+/]+={0,2}$/.test(encoded)) return undefined;
 	const key = Buffer.from(encoded, 'base64');
 	const unpadded = (s: string) => s.replace(/=+$/, '');
 	if (key.length === 0 || unpadded(key.toString('base64')) !== unpadded(encoded)) return undefined;
 	return key;
-}
-
-type HeaderLookup = { value: string } | { reason: 'missing_header' | 'duplicate_header' };
-
-/** Collects the `wanted` headers (lower case) in one pass; a name seen twice (any case) or an array of several values is a duplicate. */
-function readSignatureHeaders(
-	headers: WebhookHeaders,
-	wanted: string[],
-): Record<string, HeaderLookup> {
-	const found: Record<string, HeaderLookup> = {};
-	for (const name of wanted) found[name] = { reason: 'missing_header' };
-	const seen = new Set<string>();
-	for (const [rawName, rawValue] of Object.entries(headers ?? {})) {
-		const name = rawName.toLowerCase();
-		if (!wanted.includes(name) || rawValue === undefined) continue;
-		const values = Array.isArray(rawValue) ? rawValue : [rawValue];
-		if (seen.has(name) || values.length > 1) {
-			found[name] = { reason: 'duplicate_header' };
-			continue;
-		}
-		seen.add(name);
-		const value = values[0];
-		found[name] =
-			typeof value === 'string' && value.trim() !== ''
-				? { value: value.trim() }
-				: { reason: 'missing_header' };
-	}
-	return found;
 }
 
 /**
@@ -154,18 +115,29 @@ export function verifyStandardWebhook(input: VerifyWebhookInput): VerifyWebhookR
 	return matched ? { ok: true, id, timestamp } : fail('no_matching_signature');
 }
 
-/** The `wanted` headers' values in order, or the first problem (a duplicate before a missing one). */
+/**
+ * The `wanted` headers' values (names in lower case), in order, or the first problem: a duplicate
+ * (a name seen twice in any case, or an array of several values) before a missing or empty one.
+ */
 function headerValues(
 	headers: WebhookHeaders,
 	wanted: string[],
 ): { values: string[] } | { reason: 'missing_header' | 'duplicate_header' } {
-	const found = readSignatureHeaders(headers, wanted);
-	const lookups = wanted.map((name) => found[name]);
-	for (const lookup of lookups)
-		if ('reason' in lookup && lookup.reason === 'duplicate_header')
-			return { reason: lookup.reason };
-	for (const lookup of lookups) if ('reason' in lookup) return { reason: lookup.reason };
-	return { values: lookups.map((l) => (l as { value: string }).value) };
+	const values: Array<string | undefined> = wanted.map(() => undefined);
+	const seen = new Set<string>();
+	let duplicate = false;
+	for (const [rawName, rawValue] of Object.entries(headers ?? {})) {
+		const at = wanted.indexOf(rawName.toLowerCase());
+		if (at === -1 || rawValue === undefined) continue;
+		const list = Array.isArray(rawValue) ? rawValue : [rawValue];
+		if (seen.has(wanted[at]) || list.length > 1) duplicate = true;
+		seen.add(wanted[at]);
+		const value = list[0];
+		if (typeof value === 'string' && value.trim() !== '') values[at] = value.trim();
+	}
+	if (duplicate) return { reason: 'duplicate_header' };
+	if (values.some((value) => value === undefined)) return { reason: 'missing_header' };
+	return { values: values as string[] };
 }
 
 /** A signed Unix timestamp inside the tolerance, or why not. */

@@ -1,40 +1,44 @@
-// The ERP Trigger's `trigger()`: the moment n8n gives a webhook node at every start and activation
-// (see health.ts), and what the node must do when n8n runs it in a manual test.
+// The ERP Trigger's `trigger()`, which n8n runs at every activation and start, and in a test run.
+//
+// While published, it schedules the node's checks (`registerCron`, no timers): the registration
+// health (is the ERP's registration still active, with this URL, these events, a secret we hold?
+// if not, register again), then the catch-up (catchUp.ts). n8n itself runs checkExists (then
+// create) at every activation and start. A check costs one request (GET /webhooks/:id); a restore
+// adds GET /webhooks (to delete registrations with this URL we hold no secret for), a DELETE when
+// the old one still has our URL, and the POST. The ERP's API cannot re-enable a disabled
+// registration, so a disabled one is replaced. Never silent (reports.ts).
 //
 // A test run: "Listen for test event" waits for a delivery on the test URL; n8n runs the node's
 // `webhook()` (mode manual), then starts the run at this node, and, because the node has a
 // `trigger()`, runs it in manual mode instead of passing on what `webhook()` returned (n8n-core's
 // WorkflowExecute.runNode checks `trigger` before `webhook`, 1.123.81 to 2.41.x). So `webhook()`
-// hands the accepted test delivery over here, in process memory, and the manual trigger emits it.
-import type {
-	IDataObject,
-	INodeExecutionData,
-	ITriggerFunctions,
-	ITriggerResponse,
-} from 'n8n-workflow';
+// hands the accepted test delivery over here, in the node's memory (`testDelivery`), and the
+// manual trigger emits it.
+//
+// While published, the trigger registers itself in the node's memory (`live`), so that `webhook()`
+// in this process hands accepted deliveries to its `emit`: n8n saves the trigger's static data when
+// it emits (and never what `webhook()` writes), so every event that runs is saved with its run.
+import type { IDataObject, ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { catchUp, startCatchUp } from './catchUp';
-import { safeCheck } from './health';
-import { registerLiveTrigger } from './liveTriggers';
+import type { LiveTrigger, NodeMemory } from './memory';
 import { readOptions } from './options';
-import { withRestoreNote } from './restoreNotes';
-import { scopeOf } from './webhookLifecycle';
+import { reportFailure, reportRestore, withRestoreNote } from './reports';
+import {
+	deleteOrphans,
+	inspectRegistration,
+	isManual,
+	register,
+	selectedEvents,
+	STATIC_KEYS,
+} from './webhookLifecycle';
 
-/** Test deliveries accepted by `webhook()` and not yet emitted by the manual trigger, per node. */
-const testDeliveries = new Map<string, INodeExecutionData[][]>();
-
-/** Called by `webhook()` in a test run: what the manual trigger then emits. */
-export function handOverTestDelivery(scope: string, data: INodeExecutionData[][]): void {
-	testDeliveries.set(scope, data);
-}
-
-function manualResponse(context: ITriggerFunctions): ITriggerResponse {
+function manualResponse(context: ITriggerFunctions, memory: NodeMemory): ITriggerResponse {
 	return {
 		manualTriggerFunction: async () => {
-			const scope = scopeOf(context);
-			const data = testDeliveries.get(scope);
-			testDeliveries.delete(scope);
+			const data = memory.testDelivery;
+			memory.testDelivery = undefined;
 			if (data === undefined) {
 				throw new NodeOperationError(context.getNode(), 'No test event was received', {
 					description:
@@ -46,6 +50,30 @@ function manualResponse(context: ITriggerFunctions): ITriggerResponse {
 	};
 }
 
+/**
+ * One check, which never throws: a failure is reported and the next check tries again. Nothing to
+ * check with manual registration, or before the first registration (n8n registers at activation).
+ */
+export async function checkRegistration(context: ITriggerFunctions, memory: NodeMemory) {
+	try {
+		if (isManual(context)) return;
+		const url = context.getWorkflowStaticData('node')[STATIC_KEYS.url];
+		if (typeof url !== 'string' || url === '') return;
+		const events = selectedEvents(context);
+		const state = await inspectRegistration(context, url, events);
+		if (state === 'ok') return;
+		await deleteOrphans(context, url);
+		const id = await register(context, url, events);
+		memory.restoredSecret = context.getWorkflowStaticData('node')[STATIC_KEYS.secret] as string;
+		reportRestore(context, memory, state === 'none' ? 'gone' : state, id);
+	} catch (cause) {
+		reportFailure(context, cause, {
+			doing: 'checking the webhook registration',
+			couldNot: 'could not check or restore its webhook registration',
+		});
+	}
+}
+
 /** The second of each minute this node's checks run at: spread over the minute by node id. */
 function secondOf(nodeId: string): number {
 	let sum = 0;
@@ -53,16 +81,19 @@ function secondOf(nodeId: string): number {
 	return sum;
 }
 
-export async function runTrigger(context: ITriggerFunctions): Promise<ITriggerResponse> {
-	if (context.getMode() === 'manual') return manualResponse(context);
+export async function runTrigger(
+	context: ITriggerFunctions,
+	memory: NodeMemory,
+): Promise<ITriggerResponse> {
+	if (context.getMode() === 'manual') return manualResponse(context, memory);
 	const { checkMinutes } = readOptions(context);
-	const scope = scopeOf(context);
 	// One run per event: the item, with the note of a restore not yet reported.
-	const emit = (item: IDataObject) => context.emit([[{ json: withRestoreNote(item, scope) }]]);
-	const unregister = registerLiveTrigger(scope, {
-		emit,
-		saved: () => context.getWorkflowStaticData('node'),
-	});
+	const emit = (item: IDataObject) => context.emit([[{ json: withRestoreNote(item, memory) }]]);
+	const live: LiveTrigger = { emit, saved: () => context.getWorkflowStaticData('node') };
+	memory.live = live;
+	const unregister = () => {
+		if (memory.live === live) memory.live = undefined;
+	};
 	// Each watch of the catch-up starts from now here the first time: n8n saves it after this.
 	try {
 		await startCatchUp(context);
@@ -83,8 +114,8 @@ export async function runTrigger(context: ITriggerFunctions): Promise<ITriggerRe
 	let ticks = 0;
 	let running: Promise<void> | undefined;
 	const work = async () => {
-		await safeCheck(context);
-		await catchUp(context, emit);
+		await checkRegistration(context, memory);
+		await catchUp(context, memory, emit);
 	};
 	const onTick = () => {
 		ticks += 1;

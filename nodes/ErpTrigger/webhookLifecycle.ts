@@ -11,10 +11,8 @@
 //   only collect 401s. Returns false so that `create` runs.
 // - create: POST /webhooks and store id + secret (the only time the ERP returns the secret).
 // - delete: DELETE /webhooks/:id (404 is fine) and clear the static data.
-// While published, the trigger's own checks (health.ts) inspect the stored registration the same
-// way and register again when it is not usable.
-// Manual mode: nothing is registered; the secret is the credential's Webhook Secret, and activation
-// fails without a valid one.
+// While published, the trigger's checks (triggerRun.ts) do the same. Manual mode: nothing is
+// registered; the secret is the credential's Webhook Secret, and activation fails without one.
 import { randomUUID } from 'crypto';
 import type {
 	IDataObject,
@@ -30,8 +28,9 @@ import { unlessNotFound } from '../shared/notFound';
 import { erpApiRequest, erpPaginate, getGuardedCredentials } from '../shared/transport';
 import type { CredentialRead } from '../shared/transport';
 import { normalizeEvents, sameEvents } from './events';
-import type { LostReason } from './restoreNotes';
-import { reportRestore } from './restoreNotes';
+import { readOptions } from './options';
+import type { LostReason, NodeMemory } from './memory';
+import { reportRestore } from './reports';
 import { isUsableSecret } from './signature';
 
 /** Static data keys (node scope). */
@@ -43,31 +42,11 @@ export const STATIC_KEYS = {
 } as const;
 
 /** `recentIds`: where versions before 0.2.0 kept replay memory (now in process memory, replay.ts). */
-const REGISTRATION_KEYS = [
-	STATIC_KEYS.id,
-	STATIC_KEYS.secret,
-	STATIC_KEYS.events,
-	STATIC_KEYS.url,
-	'recentIds',
-];
+const REGISTRATION_KEYS = [...Object.values(STATIC_KEYS), 'recentIds'];
 
 type TriggerContext = IHookFunctions | IWebhookFunctions | ITriggerFunctions;
 /** Where the registration is checked and made: n8n's webhook methods, and the trigger's checks. */
 type LifecycleContext = IHookFunctions | ITriggerFunctions;
-
-/** The trigger node in this n8n process: workflow id and node id. */
-export const scopeOf = (context: TriggerContext) =>
-	`${context.getWorkflow().id ?? ''}/${context.getNode().id}`;
-
-/**
- * The secret of the registration a scheduled check restored last in this n8n process, per trigger
- * node. n8n saves a trigger's static data at activation and start (and when the trigger emits,
- * which this one does not), not after a scheduled check, and a delivery reads the saved data: so a delivery that the saved
- * secret does not verify is tried with this one too, in the process that restored it (the one that
- * receives the deliveries, unless queue mode sends them to a webhook process). Both are secrets of
- * registrations this node made; the other one's registration is deleted.
- */
-export const restoredSecrets = new Map<string, string>();
 
 export function isManual(context: TriggerContext): boolean {
 	return context.getNodeParameter('registration', 'automatic') === 'manual';
@@ -97,11 +76,6 @@ export function selectedEvents(context: LifecycleContext): string[] {
 	return events;
 }
 
-/** The credential's conventions (checked: a setting that cannot work fails naming it). */
-async function conventionsOf(context: TriggerContext): Promise<ApiConventions> {
-	return readConventions(await getGuardedCredentials(context), context.getNode());
-}
-
 /**
  * What deliveries are verified with: the credential's conventions, and the secret (the
  * registration's in automatic mode, the credential's Webhook Secret in manual mode; undefined when
@@ -111,6 +85,7 @@ async function conventionsOf(context: TriggerContext): Promise<ApiConventions> {
  */
 export async function resolveVerification(
 	context: TriggerContext,
+	memory: NodeMemory,
 	through?: CredentialRead,
 ): Promise<{ conventions: ApiConventions; secret?: string; restoredSecret?: string }> {
 	// Guarded like every request: a credential refused for API calls is refused here too.
@@ -122,7 +97,7 @@ export async function resolveVerification(
 			: undefined;
 	if (isManual(context)) return { conventions, secret: usable(credentials.webhookSecret) };
 	const saved = usable(context.getWorkflowStaticData('node')[STATIC_KEYS.secret]);
-	const restored = usable(restoredSecrets.get(scopeOf(context)));
+	const restored = usable(memory.restoredSecret);
 	return {
 		conventions,
 		secret: saved ?? restored,
@@ -130,9 +105,9 @@ export async function resolveVerification(
 	};
 }
 
-async function checkManual(context: IHookFunctions): Promise<boolean> {
+async function checkManual(context: IHookFunctions, memory: NodeMemory): Promise<boolean> {
 	selectedEvents(context);
-	if ((await resolveVerification(context)).secret === undefined) {
+	if ((await resolveVerification(context, memory)).secret === undefined) {
 		throw new NodeOperationError(
 			context.getNode(),
 			'Manual registration needs the webhook secret: set Webhook Secret in the ERP credential',
@@ -161,12 +136,6 @@ export type RegistrationState =
 	 * other events, or we hold no secret for it.
 	 */
 	| LostReason;
-
-/**
- * Why checkExists found the stored registration lost, per trigger node, for `create` to report
- * the restore (n8n runs them one after the other, in one process).
- */
-const lostAtCheck = new Map<string, LostReason>();
 
 /**
  * One request (GET /webhooks/:id): whether the stored registration is active, has `url` and
@@ -222,16 +191,18 @@ export async function deleteOrphans(context: LifecycleContext, url: string): Pro
 	}
 }
 
-export async function checkExists(this: IHookFunctions): Promise<boolean> {
-	if (isManual(this)) return await checkManual(this);
-	const url = this.getNodeWebhookUrl('default') as string;
-	const state = await inspectRegistration(this, url, selectedEvents(this));
+/** n8n's checkExists; why the registration was lost is kept for the `create` that follows. */
+export async function checkExists(context: IHookFunctions, memory: NodeMemory): Promise<boolean> {
+	readOptions(context); // a bad option fails the activation, naming it
+	if (isManual(context)) return await checkManual(context, memory);
+	const url = context.getNodeWebhookUrl('default') as string;
+	const state = await inspectRegistration(context, url, selectedEvents(context));
 	if (state === 'ok') return true;
 	// Not for the editor's test URL (activation `manual`): n8n runs these methods for it with the
 	// production static data, whose registration is then only "another URL".
-	if (state === 'none' || this.getActivationMode() === 'manual') lostAtCheck.delete(scopeOf(this));
-	else lostAtCheck.set(scopeOf(this), state);
-	await deleteOrphans(this, url);
+	const forTestUrl = context.getActivationMode() === 'manual';
+	memory.lostAtCheck = state === 'none' || forTestUrl ? undefined : state;
+	await deleteOrphans(context, url);
 	return false;
 }
 
@@ -242,7 +213,8 @@ export async function register(
 	events: string[],
 ): Promise<string> {
 	const data = context.getWorkflowStaticData('node');
-	const { signature } = await conventionsOf(context);
+	// The credential's conventions (checked: a setting that cannot work fails naming it).
+	const { signature } = readConventions(await getGuardedCredentials(context), context.getNode());
 	const workflowId = context.getWorkflow().id ?? '';
 	const created = (await erpApiRequest.call(context, {
 		method: 'POST',
@@ -275,26 +247,23 @@ export async function register(
 	return created.id;
 }
 
-export async function create(this: IHookFunctions): Promise<boolean> {
-	if (isManual(this)) return true;
-	const id = await register(
-		this,
-		this.getNodeWebhookUrl('default') as string,
-		selectedEvents(this),
-	);
+export async function create(context: IHookFunctions, memory: NodeMemory): Promise<boolean> {
+	if (isManual(context)) return true;
+	const url = context.getNodeWebhookUrl('default') as string;
+	const id = await register(context, url, selectedEvents(context));
 	// A registration this trigger held and lost (at a start, or republished): never silent.
-	const lost = lostAtCheck.get(scopeOf(this));
-	lostAtCheck.delete(scopeOf(this));
-	if (lost !== undefined) reportRestore(this, scopeOf(this), lost, id);
+	const lost = memory.lostAtCheck;
+	memory.lostAtCheck = undefined;
+	if (lost !== undefined) reportRestore(context, memory, lost, id);
 	return true;
 }
 
-export async function remove(this: IHookFunctions): Promise<boolean> {
-	const data = this.getWorkflowStaticData('node');
+export async function remove(context: IHookFunctions): Promise<boolean> {
+	const data = context.getWorkflowStaticData('node');
 	const id = data[STATIC_KEYS.id];
 	if (typeof id === 'string' && id !== '') {
 		try {
-			await deleteRemote(this, id);
+			await deleteRemote(context, id);
 		} catch {
 			// Keep the id: the next activation's checkExists finds the registration and cleans it up.
 			return false;

@@ -3,6 +3,7 @@
  * The ERP OAuth2 API credential as real n8n 2.41.1 serves and uses it (issue 15): the form holds no
  * raw expression, and a credential saved with Scopes left empty (as n8n's editor saves an untouched
  * multi-select) asks for the least-privilege default scopes in n8n's own authorization URL.
+ * On the run's shared n8n (test/e2e/shared-n8n.ts).
  */
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
@@ -23,7 +24,7 @@ type Property = { name: string; type: string; default?: unknown; displayName: st
 	const track = files.track;
 
 	beforeAll(async () => {
-		e2e = await startE2e({ folderPrefix: 'n8n-nodes-erp-e2e-form-', log, files });
+		e2e = await startE2e({ folderPrefix: 'n8n-nodes-erp-e2e-form-', log, files, shared: true });
 	}, 25 * MINUTE);
 
 	afterAll(async () => {

@@ -8,7 +8,12 @@ import * as fs from 'node:fs';
 
 import { DEMO_KEYS, startSandbox } from '../../sandbox';
 import type { SandboxOptions } from '../../sandbox';
-import { importWorkflows, type Workflow } from '../../scripts/examples';
+import {
+	demoCredential,
+	importWorkflows,
+	SANDBOX_CREDENTIAL,
+	type Workflow,
+} from '../../scripts/examples';
 import type { Log } from '../../scripts/n8n-env';
 import {
 	freePort,
@@ -19,6 +24,7 @@ import {
 	type RunningN8n,
 	startN8n,
 } from '../../scripts/n8n-instance';
+import { keepSharedN8n, sharedN8n, type SharedN8n } from './shared-n8n';
 
 export const MINUTE = 60_000;
 
@@ -92,13 +98,8 @@ export type E2e = {
 	stop(logFile?: 'n8n' | 'setup'): Promise<void>;
 };
 
-/**
- * For an e2e file's beforeAll: n8n installed with the packed package in a new user folder
- * (`prepareInstance`), the sandbox on a free port, then, when given, `workflows` imported with
- * the sandbox credential and `beforeStart` run (e.g. to import other credentials). n8n is started
- * unless `start` is false. `e2e.stop()` in afterAll undoes it all.
- */
-export async function startE2e(options: {
+/** What startE2e takes. */
+type E2eOptions = {
 	folderPrefix: string;
 	log: Log;
 	/** The file's keepFilesOnFailure: its tracked tests decide whether the folder is kept. */
@@ -111,7 +112,32 @@ export async function startE2e(options: {
 	version?: string;
 	/** n8n settings over the defaults (scripts/n8n-instance.ts), e.g. feature flags. */
 	extraEnv?: Record<string, string>;
-}): Promise<E2e> {
+	/**
+	 * Use the run's shared n8n (test/e2e/shared-n8n.ts) rather than one of the file's own: for a
+	 * file that never stops, restarts or reconfigures n8n (no `version`, `extraEnv`,
+	 * `beforeStart`, nor `start: false`), whose workflow ids and webhook paths no other sharing
+	 * file uses. Its workflows are created through n8n's REST API, bound to a credential of its own
+	 * for its sandbox.
+	 */
+	shared?: boolean;
+};
+
+/**
+ * For an e2e file's beforeAll: n8n installed with the packed package in a new user folder
+ * (`prepareInstance`), the sandbox on a free port, then, when given, `workflows` imported with
+ * the sandbox credential and `beforeStart` run (e.g. to import other credentials). n8n is started
+ * unless `start` is false. `e2e.stop()` in afterAll undoes it all. With `shared`, the run's n8n.
+ */
+export async function startE2e(options: E2eOptions): Promise<E2e> {
+	if (options.shared) {
+		const { version, extraEnv, beforeStart, start } = options;
+		if (version || extraEnv || beforeStart || start === false)
+			throw new Error(
+				'a file that sets up its n8n (version, extraEnv, beforeStart, start) owns it',
+			);
+		const shared = await sharedN8n(options.log);
+		if (shared) return await joinShared(shared, options);
+	}
 	const { log, files } = options;
 	const { env, userFolder, paths } = await prepareInstance(
 		options.folderPrefix,
@@ -159,10 +185,92 @@ export async function startE2e(options: {
 	return e2e;
 }
 
+/**
+ * A file's part of the run's shared n8n: its own sandbox, its sandbox credential and workflows
+ * created through the REST API; `stop()` unpublishes its workflows and closes its sandbox.
+ */
+async function joinShared(shared: SharedN8n, options: E2eOptions): Promise<E2e> {
+	const { log, files } = options;
+	const sandbox = await startSandbox({ port: 0, ...options.sandbox });
+	const rest = new N8nRest(shared.url);
+	const created: string[] = [];
+	const e2e: E2e = {
+		userFolder: shared.config.paths.userFolder,
+		config: shared.config,
+		sandbox,
+		rest,
+		n8n: {
+			url: shared.url,
+			pid: 0,
+			exited: new Promise<void>(() => {}),
+			stop: async () => {
+				throw new Error("a file never stops the run's shared n8n: one that must, owns its n8n");
+			},
+		},
+		async start() {
+			return await rest.signInAsOwner();
+		},
+		async stop() {
+			for (const id of created) await rest.deactivate(id).catch(() => undefined);
+			await sandbox.close();
+			if (files.anyFailed()) keepSharedN8n();
+		},
+	};
+	try {
+		await e2e.start();
+		const workflows = options.workflows?.(sandbox) ?? [];
+		if (workflows.length > 0) {
+			const credential = await rest.request<{ id: string }>('POST', '/rest/credentials', {
+				name: SANDBOX_CREDENTIAL.name,
+				type: 'erpApi',
+				data: demoCredential(sandbox.baseUrl).data,
+			});
+			for (const workflow of workflows) {
+				await rest.request('POST', '/rest/workflows', {
+					...withCredential(workflow, SANDBOX_CREDENTIAL.id, credential.id),
+					active: false,
+				});
+				created.push(workflow.id);
+			}
+			log(`${workflows.length} workflow(s) created in the run's shared n8n`);
+		}
+	} catch (error) {
+		await sandbox.close();
+		keepSharedN8n();
+		throw error;
+	}
+	return e2e;
+}
+
+/** `workflow` with every reference to the credential `from` pointing at `to` instead. */
+function withCredential(workflow: Workflow, from: string, to: string): Workflow {
+	return {
+		...workflow,
+		nodes: workflow.nodes.map((node) => {
+			const credentials = node.credentials as Record<string, { id: string }> | undefined;
+			if (!credentials) return node;
+			return {
+				...node,
+				credentials: Object.fromEntries(
+					Object.entries(credentials).map(([type, ref]) => [
+						type,
+						ref.id === from ? { ...ref, id: to } : ref,
+					]),
+				),
+			};
+		}),
+	};
+}
+
 /** startE2e with one workflow (an example, as `npm start` imports it), published once n8n runs. */
 export async function startPublished(
 	workflow: Workflow,
-	options: { folderPrefix: string; log: Log; files: ReturnType<typeof keepFilesOnFailure> },
+	options: {
+		folderPrefix: string;
+		log: Log;
+		files: ReturnType<typeof keepFilesOnFailure>;
+		shared?: boolean;
+	},
 ): Promise<E2e> {
 	const e2e = await startE2e({ ...options, workflows: () => [workflow] });
 	await e2e.rest.activate(workflow.id);

@@ -4,7 +4,8 @@
  * and published, driven by the official MCP TypeScript client (@modelcontextprotocol/sdk) over
  * Streamable HTTP at the MCP Server Trigger's production URL (`/mcp/<path>`): the client lists the
  * tools, searches articles, reads one by reference, and a call without its required argument
- * comes back as a schema error (control: the same call with the argument succeeds).
+ * comes back as a schema error (control: the same call with the argument succeeds). On the run's
+ * shared n8n (test/e2e/shared-n8n.ts).
  *
  * Escape hatch for quick local loops only: ERP_SKIP_E2E=1 skips this file (never in CI).
  */
@@ -50,7 +51,12 @@ function toolJson(result: ToolResult): ApiJson {
 	const track = files.track;
 
 	beforeAll(async () => {
-		e2e = await startPublished(example, { folderPrefix: 'n8n-nodes-erp-e2e-mcp-', log, files });
+		e2e = await startPublished(example, {
+			folderPrefix: 'n8n-nodes-erp-e2e-mcp-',
+			log,
+			files,
+			shared: true,
+		});
 		client = new Client({ name: 'n8n-nodes-erp-e2e', version: '1.0.0' });
 		const url = new URL(`${e2e.n8n!.url}/mcp/${String(trigger.parameters.path)}`);
 		await client.connect(new StreamableHTTPClientTransport(url));

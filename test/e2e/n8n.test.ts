@@ -93,7 +93,12 @@ function articleCreateWorkflow(reference: string): Workflow {
 				.filter((line) =>
 					/error|failed to load|cannot find module|n8n-nodes-erp.*(warn|fail)/i.test(line),
 				)
-				.filter((line) => !/Failed to start Python task runner/.test(line));
+				// n8n's own start-up, not the pack: no Python on the machine; and n8n's JS task runner
+				// (for the Code node, which no workflow here uses) failing to reach its broker, seen
+				// with several n8n starting at once on a loaded machine (@n8n/task-runner logs it and
+				// exits).
+				.filter((line) => !/Failed to start Python task runner/.test(line))
+				.filter((line) => !/\[runner:js\] Error: Failed to connect to n8n task broker/.test(line));
 			assert.deepEqual(problems, [], `n8n's log has errors:\n${problems.join('\n')}`);
 		}),
 		80 * MINUTE,

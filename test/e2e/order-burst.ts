@@ -2,7 +2,7 @@
 /**
  * A burst of concurrent orders through real n8n's order-to-invoice example, and its checks: every
  * order answered 200, every execution (of this burst and the earlier ones) finished with success,
- * 6 accepted ERP requests per order, each order invoiced exactly once and paid. Used by
+ * 8 accepted ERP requests per order, each order invoiced exactly once and paid. Used by
  * rate-limits.test.ts, flash-sale.test.ts and nginx-limit.test.ts.
  */
 import assert from 'node:assert/strict';
@@ -49,10 +49,10 @@ export async function burstThroughN8n(
 		[],
 		'no execution failed',
 	);
-	// 6 accepted requests per order, no more (a duplicate write would add some).
+	// 8 accepted requests per order, no more (a duplicate write would add some).
 	const traffic = await expectCount(
 		`accepted ERP requests of the ${name} burst`,
-		orders * 6,
+		orders * 8,
 		async () => {
 			const now = await sandboxStats(sandbox);
 			const requests = now.requests - before.requests;

@@ -152,7 +152,11 @@ const SANDBOX_POLL = { pollMs: 1000 };
 			const first = (await invoicesOf('E2E-1001'))[0];
 			const again = await send(order('E2E-1001', 'paid', mugsAndOther));
 			assert.equal(again.status, 200, JSON.stringify(again.json));
-			assert.deepEqual(again.json, firstSettlement, 'answered with the first settlement');
+			assert.deepEqual(
+				again.json,
+				{ ...firstSettlement, already_recorded: true },
+				'answered with the first settlement, found',
+			);
 			assert.equal(again.json.facture_id, first.id);
 			const invoice = await erp(e2e.sandbox, `/factures/${first.id}`);
 			assert.equal(invoice.montant_regle, invoice.total_ttc, 'paid once, not twice');

@@ -176,7 +176,7 @@ describe('writes', () => {
 			requestOptions,
 		});
 
-	async function settleWithLostAnswer(requestOptions: INodeParameters) {
+	async function settleWithLostAnswer(requestOptions: INodeParameters, workflowId?: string) {
 		const invoice = await openInvoice();
 		await control('faults', {
 			faults: [
@@ -190,15 +190,18 @@ describe('writes', () => {
 			],
 		});
 		const before = await stats();
-		const result = await env.runNodes([
-			{
-				name: 'ERP',
-				parameters: settle(String(invoice.id), requestOptions),
-				retryOnFail: true,
-				maxTries: 2,
-				waitBetweenTries: 1,
-			},
-		]);
+		const result = await env.runNodes(
+			[
+				{
+					name: 'ERP',
+					parameters: settle(String(invoice.id), requestOptions),
+					retryOnFail: true,
+					maxTries: 2,
+					waitBetweenTries: 1,
+				},
+			],
+			{ workflowId },
+		);
 		const after = await stats();
 		return {
 			result,
@@ -208,27 +211,33 @@ describe('writes', () => {
 		};
 	}
 
-	test('a POST whose answer is lost after commit is not duplicated by Retry On Fail', async () => {
-		const { result, created, posts, invoice } = await settleWithLostAnswer({});
-		assert.equal(result.success, true, result.error?.message);
-		assert.equal(
-			posts,
-			2,
-			'sent once by the first try (not resent by the transport), once by the retry',
-		);
-		assert.equal(created, 1, 'one settlement, not two');
-		const [output] = result.output('ERP');
-		assert.equal(output.facture_id, invoice.id);
-		assert.equal(output.montant, 100);
-		const { body: after } = await env.api('GET', `/factures/${String(invoice.id)}`);
-		assert.equal(after.reste_a_payer, Number(invoice.reste_a_payer) - 100);
+	test('a POST whose answer is lost after commit is not sent again by Retry On Fail: one settlement, the execution says why', async () => {
+		for (const idempotency of ['auto', 'off']) {
+			const { result, created, posts } = await settleWithLostAnswer({ idempotency });
+			assert.equal(result.success, false, `${idempotency}: the execution fails`);
+			assert.match(
+				String((result.error as Error & { description?: string }).description),
+				/Retry On Fail did not send it again: the ERP may have applied it/,
+			);
+			assert.equal(posts, 1, `${idempotency}: sent once (not by the transport, not by the retry)`);
+			assert.equal(created, 1, `${idempotency}: one settlement`);
+		}
 	});
 
-	test('control: the same with Idempotency Key Off records the settlement twice', async () => {
-		const { result, created, posts } = await settleWithLostAnswer({ idempotency: 'off' });
-		assert.equal(result.success, true, result.error?.message);
-		assert.equal(posts, 2);
-		assert.equal(created, 2, 'without a key the retry is a second settlement');
+	test('control: a manual re-run sends it again, and its automatic key makes the ERP answer the first settlement', async () => {
+		const workflowId = 'api-request-settle-rerun';
+		const { result, created, posts, invoice } = await settleWithLostAnswer({}, workflowId);
+		assert.equal(result.success, false);
+		const again = await env.runNodes(
+			[{ name: 'ERP', parameters: settle(String(invoice.id)), retryOnFail: true, maxTries: 2 }],
+			{ workflowId },
+		);
+		assert.equal(again.success, true, again.error?.message);
+		assert.equal(posts, 1);
+		const { body: after } = await env.api('GET', `/factures/${String(invoice.id)}`);
+		assert.equal(after.reste_a_payer, Number(invoice.reste_a_payer) - 100, 'paid once');
+		assert.equal(created, 1);
+		assert.equal(again.output('ERP')[0].facture_id, invoice.id);
 	});
 
 	test('a 204 answers { success: true }: DELETE of an article', async () => {

@@ -10,6 +10,8 @@ import { test } from '@jest/globals';
 import type { IDataObject } from 'n8n-workflow';
 
 import { EXAMPLE_IDS, loadExample } from '../../scripts/examples';
+import { newSandboxKey } from '../../sandbox';
+import { runWorkflow, TestCredentials } from '../harness';
 import type { BurstOrder } from '../../scripts/order-burst';
 import { mapOrder, orderToInvoiceNodes } from '../transport/order-burst';
 import { ERP, useErpTestEnv } from './setup';
@@ -80,28 +82,50 @@ test('order to paid invoice in one workflow run', async () => {
 
 /**
  * What the example's answers to the shop read (examples/order-to-invoice.json): its ERP nodes
- * continue on error, and *Fix the order?* tells a bad order (our node's message, `Invalid value
- * for "…"`, with no httpCode) from a temporary failure (e.g. httpCode 429) on the error item.
+ * continue on their error output, and *Fix the order?* tells a bad order (our node's message,
+ * `Invalid value for "…"`, with no httpCode) from a temporary failure (e.g. httpCode 429) on the
+ * failed item, which carries the ERP's facts in `details`.
  */
 test('the error items the example answers the shop from: a bad order, then the rate limit', async () => {
 	const example = loadExample(EXAMPLE_IDS.orderToInvoice);
 	const erpNodes = example.nodes.filter((n) => n.type === ERP);
 	assert.deepEqual(
 		erpNodes.map((n) => [n.name, n.onError]),
-		orderToInvoiceNodes().map((n) => [n.name, 'continueRegularOutput']),
+		orderToInvoiceNodes().map((n) => [n.name, 'continueErrorOutput']),
 	);
 	const check = example.nodes.find((n) => n.name === 'Fix the order?')!;
 	assert.match(JSON.stringify(check.parameters), /Invalid value for/);
+	assert.match(JSON.stringify(check.parameters), /\$json\.details\.httpCode/);
+	// The client's error output goes to Fix the order?; the invoice's and the settlement's first
+	// to Already invoiced? (409 for a reference already used), whose other branch is Fix the order?
+	const errorTarget = (name: string) =>
+		(example.connections[name] as { main: Array<Array<{ node: string }>> }).main[1]?.map(
+			(c) => c.node,
+		);
+	for (const { name } of erpNodes) {
+		const expected = name === 'Find or create client' ? 'Fix the order?' : 'Already invoiced?';
+		assert.deepEqual(errorTarget(name), [expected], `${name}: its error output`);
+	}
+	const already = example.connections['Already invoiced?'] as {
+		main: Array<Array<{ node: string }>>;
+	};
+	assert.deepEqual(
+		already.main.map((o) => o.map((c) => c.node)),
+		[['Answer: 409 already invoiced'], ['Fix the order?']],
+	);
 
 	const nodes = orderToInvoiceNodes().map((n) => ({
 		...n,
-		onError: 'continueRegularOutput' as const,
+		onError: 'continueErrorOutput' as const,
 	}));
-	const failed = async (order: BurstOrder, node: string) => {
+	/** The failed item on `node`'s error output, and its ERP facts. */
+	const failed = async (order: BurstOrder, node: string): Promise<IDataObject> => {
 		const result = await env.runNodes(nodes, { input: [mapOrder(order)] });
 		assert.equal(result.success, true, result.error?.message);
-		const [item] = result.output(node);
-		return item;
+		assert.deepEqual(result.output(node, 0), [], `${node}: nothing on the success output`);
+		const [item] = result.output(node, 1);
+		const facts: IDataObject = { ...(item.details as IDataObject), error: item.error };
+		return facts;
 	};
 	const order: BurstOrder = {
 		order_number: 'WEB-2026-0099',
@@ -149,28 +173,72 @@ test('the error items the example answers the shop from: a bad order, then the r
 });
 
 /**
- * Why the example continues on the regular output: under "Continue (using error output)", n8n-core
- * sends an item to the error output only when its json holds nothing but error/message/details
- * (WorkflowExecute.handleNodeErrorOutput); the ERP node's error items also hold code and httpCode,
- * so they come out of the success output. examples/README.md says so; this test keeps it true.
+ * The example's ERP nodes against an ERP that ignores Idempotency-Key: the same order sent again
+ * gives the same invoice and settlement back; the same order number with another quantity is the
+ * error item *Already invoiced?* sends to the 409 answer. Nothing is written twice.
  */
-test('under "Continue (using error output)" the ERP node\'s error item comes out of the success output', async () => {
-	const result = await env.runNodes([
-		{
-			name: 'ERP',
-			onError: 'continueErrorOutput',
-			parameters: {
-				resource: 'client',
-				operation: 'findOrCreate',
-				email: 'not-an-email',
-				nom: 'X',
-				additionalFields: {},
-			},
-		},
+test('the same order again, then changed, against an ERP ignoring Idempotency-Key: one invoice, one settlement, a 409 item', async () => {
+	await fetch(`${env.sandbox.url}/_sandbox/reset`, { method: 'POST' });
+	await fetch(`${env.sandbox.url}/_sandbox/config`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ idempotencyKeys: 'ignore' }),
+	});
+	const order: BurstOrder = {
+		order_number: '1042',
+		financial_status: 'paid',
+		customer: { email: 'resend@shop.example', name: 'Re Send' },
+		line_items: [{ sku: 'REF-000001', quantity: 2 }],
+	};
+	const nodes = orderToInvoiceNodes().map((n) => ({
+		...n,
+		onError: 'continueRegularOutput' as const,
+	}));
+	// A key of its own: the process's pacing remembers the hour-long window the test above set.
+	const key = await newSandboxKey(env.sandbox.url, [
+		'clients:read',
+		'clients:write',
+		'articles:read',
+		'factures:read',
+		'factures:write',
 	]);
-	assert.equal(result.success, true, result.error?.message);
-	const [success] = result.output('ERP', 0);
-	assert.match(String(success.error), /^Invalid value for "Email"/);
-	assert.deepEqual(Object.keys(success).sort(), ['code', 'error', 'httpCode']);
-	assert.deepEqual(result.output('ERP', 1), []);
+	const credentials = new TestCredentials({
+		erpApi: { apiKey: key, environment: 'sandbox', baseUrl: env.sandbox.baseUrl },
+	});
+	const runNodes = async (list: typeof nodes, o: BurstOrder) =>
+		await runWorkflow({
+			nodes: list,
+			input: [mapOrder(o)],
+			credentials,
+			workflowId: 'example-1042',
+		});
+	const run = async (o: BurstOrder) => {
+		const result = await runNodes(nodes, o);
+		assert.equal(result.success, true, result.error?.message);
+		return result;
+	};
+	const first = await run(order);
+	const again = await run(order);
+	assert.equal(again.output('Issue invoice')[0].already_issued, true);
+	assert.equal(again.output('Issue invoice')[0].id, first.output('Issue invoice')[0].id);
+	assert.equal(again.output('Record settlement')[0].already_recorded, true);
+	assert.equal(again.output('Record settlement')[0].id, first.output('Record settlement')[0].id);
+
+	const changed = await runNodes(nodes.slice(0, 2), {
+		...order,
+		line_items: [{ sku: 'REF-000001', quantity: 3 }],
+	});
+	const [conflict] = changed.output('Issue invoice');
+	assert.equal(conflict.code, 'reference_conflict');
+	assert.match(
+		String(conflict.error),
+		/quantity of REF-000001 \(art_\d+\): 2 on the invoice, 3 here/,
+	);
+	const example = loadExample(EXAMPLE_IDS.orderToInvoice);
+	const check = example.nodes.find((n) => n.name === 'Already invoiced?')!;
+	assert.match(JSON.stringify(check.parameters), /'reference_conflict'/);
+
+	const invoices = (await env.list('/factures?reference_externe=1042')).length;
+	const settlements = (await env.list('/reglements?reference=Order%201042')).length;
+	assert.deepEqual([invoices, settlements], [1, 1]);
 });

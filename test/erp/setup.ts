@@ -15,8 +15,8 @@ import type {
 } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
-import { DEMO_KEYS, sandboxStats, startSandbox } from '../../sandbox';
-import type { SandboxHandle, SandboxStats } from '../../sandbox';
+import { control, DEMO_KEYS, sandboxStats, startSandbox } from '../../sandbox';
+import type { SandboxHandle, SandboxOptions, SandboxStats } from '../../sandbox';
 import type { NodeSpec, RunWorkflowResult } from '../harness';
 import { TestCredentials, credentialRef, runWorkflow, scanError, scanOutput } from '../harness';
 import { createAdditionalData } from '../harness/additional-data';
@@ -51,6 +51,8 @@ export interface ErpTestEnv {
 	stats(): Promise<Stats>;
 	/** Re-seeds the sandbox (data, stats, idempotency). */
 	reset(): Promise<void>;
+	/** A control call (`POST /_sandbox/<path>`, e.g. `config`, `faults`), which must answer 200. */
+	control(path: string, body: IDataObject): Promise<void>;
 	/** Calls a list-search method of the node as the editor does. */
 	listSearch(
 		method: string,
@@ -68,10 +70,10 @@ let workflowCounter = 0;
  * The test file's ERP test environment: started before its first test, closed after its last.
  * Jest only (it registers the hooks where it is called).
  */
-export function useErpTestEnv(): ErpTestEnv {
+export function useErpTestEnv(options: SandboxOptions = {}): ErpTestEnv {
 	let env: ErpTestEnv | undefined;
 	beforeAll(async () => {
-		env = await startErpTestEnv();
+		env = await startErpTestEnv(options);
 	});
 	afterAll(async () => {
 		await env?.close();
@@ -84,8 +86,8 @@ export function useErpTestEnv(): ErpTestEnv {
 	});
 }
 
-export async function startErpTestEnv(): Promise<ErpTestEnv> {
-	const sandbox = await startSandbox({ port: 0 });
+export async function startErpTestEnv(options: SandboxOptions = {}): Promise<ErpTestEnv> {
+	const sandbox = await startSandbox({ ...options, port: 0 });
 	const credentials = new TestCredentials({
 		erpApi: { apiKey: DEMO_KEYS.full, environment: 'sandbox', baseUrl: sandbox.baseUrl },
 	});
@@ -170,6 +172,10 @@ export async function startErpTestEnv(): Promise<ErpTestEnv> {
 		async reset() {
 			const response = await fetch(`${sandbox.url}/_sandbox/reset`, { method: 'POST' });
 			assert.equal(response.status, 200);
+		},
+		async control(path, body) {
+			const answer = await control(sandbox.url, path, body);
+			assert.equal(answer.status, 200, answer.text);
 		},
 		listSearch: async (method, filter, paginationToken) =>
 			await callMethod<INodeListSearchResult>('listSearch', method, { authentication: 'apiKey' }, [

@@ -1,7 +1,8 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions -- this test runs the guides' shell commands */
 // Every guide's commands, run as written (docs/*.md, see ./markdown.ts), and the answers the
 // guide says you will see. The guide's fixed ports are moved to free ones; `$BASE` and `$KEY`
-// point at a sandbox that follows the contract, as `npm start`'s does.
+// point at a sandbox that follows the contract, as `npm start`'s does, and so does port 4010
+// (`npm start`'s sandbox) in a command.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -16,6 +17,8 @@ const ROOT = path.resolve(__dirname, '../..');
 const DOCS = path.join(ROOT, 'docs');
 /** The ports the guides name, moved to free ones for the test. */
 const GUIDE_PORTS = [4020, 9000];
+/** `npm start`'s sandbox port: a command that names it reaches the contract sandbox. */
+const NPM_START_SANDBOX_PORT = 4010;
 
 const freePort = () =>
 	new Promise<number>((resolve, reject) => {
@@ -90,8 +93,9 @@ async function runGuide(file: string, steps: Step[]): Promise<number> {
 	const contract = await startSandbox({ port: 0 });
 	const ports = new Map<number, number>();
 	for (const port of GUIDE_PORTS) ports.set(port, await freePort());
+	ports.set(NPM_START_SANDBOX_PORT, Number(new URL(contract.url).port));
 	const moved = (text: string) =>
-		text.replace(/\b(4020|9000)\b/g, (port) => String(ports.get(Number(port))));
+		text.replace(/\b(4010|4020|9000)\b/g, (port) => String(ports.get(Number(port))));
 	const env = { ...process.env, BASE: contract.baseUrl, KEY: DEMO_KEYS.full };
 	const servers = new Map<string, Server>();
 	let checked = 0;

@@ -1,11 +1,45 @@
-// Runs the test files in path order (as `node --test test/*/*.test.ts` did), not by size or
-// last duration: the order of a run does not depend on the run before it.
+// The order in which files start (issue 38): the end-to-end files first (each waits minutes on
+// real n8n's clocks), the longest of them first, then the rest in path order, and the
+// reliability table last (it waits for the figures of the five suites it sums up). With parallel
+// workers the long waits start at once and the short files fill the gaps. The order never
+// depends on an earlier run. The run's files are handed to the workers in ERP_TEST_FILES (the
+// table test and the global set-up read it).
 const Sequencer = require('@jest/test-sequencer').default;
 
-class PathOrder extends Sequencer {
+const group = (path) =>
+	/[\\/]test[\\/]e2e[\\/]/.test(path)
+		? 0
+		: /[\\/]reliability[\\/]table\.test\.ts$/.test(path)
+			? 2
+			: 1;
+
+/**
+ * The end-to-end files that wait longest on n8n's clocks (restarts, one-minute polls and checks),
+ * longest first: each run prints its slowest files (jest-timings-reporter.js), and these were the
+ * slowest of `.ci/run`'s `npm test`. A file not listed starts after them.
+ */
+const LONGEST = ['trigger-restart', 'polling-durable', 'polling', 'security', 'rate-limits'];
+
+const rank = (path) => {
+	const at = LONGEST.indexOf(
+		path
+			.split(/[\\/]/)
+			.pop()
+			.replace(/\.test\.ts$/, ''),
+	);
+	return at === -1 ? LONGEST.length : at;
+};
+
+const byPath = (a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+
+class LongFirst extends Sequencer {
 	sort(tests) {
-		return [...tests].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+		const sorted = [...tests].sort(
+			(a, b) => group(a.path) - group(b.path) || rank(a.path) - rank(b.path) || byPath(a, b),
+		);
+		process.env.ERP_TEST_FILES = sorted.map((t) => t.path).join('\n');
+		return sorted;
 	}
 }
 
-module.exports = PathOrder;
+module.exports = LongFirst;

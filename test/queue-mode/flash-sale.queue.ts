@@ -101,7 +101,7 @@ RUNS.forEach(({ algorithm, headers, maxRefusedShare }, index) => {
 			assert.equal(report.missing, 0, 'no order without an invoice');
 			assert.equal(report.duplicate, 0, 'no duplicate invoice');
 			assert.equal(report.settled, ORDERS);
-			assert.equal(report.requests - report.refused, ORDERS * 6);
+			assert.equal(report.requests - report.refused, ORDERS * 8);
 			assert.ok(
 				report.refusedShare < maxRefusedShare,
 				`429s: ${report.refused} of ${report.requests}`,

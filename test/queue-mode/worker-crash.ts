@@ -5,12 +5,13 @@
  * executions are in flight for about a minute). The shop waits `SHOP_TIMEOUT_MS` for each
  * answer; every order not answered 200 is resent as a shop resends it (same body). In the end
  * every order has exactly one invoice, paid in full, and the sandbox recorded exactly one
- * settlement per order. Control: one order resent with a changed quantity (another invoice
- * request, so another idempotency key) is counted as a duplicate invoice.
+ * settlement per order. One order resent with a changed quantity is answered 409 and invoiced
+ * no more. Control: a second invoice with an order's number, made in the ERP directly, is counted
+ * as a duplicate.
  */
 import assert from 'node:assert/strict';
 
-import type { SandboxHandle } from '../../sandbox';
+import { call, type SandboxHandle } from '../../sandbox';
 import { checkBurst, postOrders, prepareBurst, sandboxStats } from '../../scripts/order-burst';
 import { startedPerWorker, type QueueDeployment } from '../../scripts/queue-mode';
 import { waitFor } from '../trigger/helpers';
@@ -74,10 +75,34 @@ export async function workerCrashDuringBurst(
 	assert.equal(report.settled, ORDERS);
 	assert.equal(settled, ORDERS, 'one settlement per order');
 
-	// Control: a changed order is another invoice request; the same check counts the duplicate.
+	// A changed order (same number, another quantity) is answered 409, and nothing is invoiced.
 	const changed = structuredClone(plan.orders[0]);
 	changed.line_items[0].quantity += 1;
-	assert.equal((await postOrders(orderUrl, { orders: [changed] }))[0].status, 200);
+	assert.equal((await postOrders(orderUrl, { orders: [changed] }))[0].status, 409);
+	assert.equal(
+		(await checkBurst(sandbox, plan, before)).duplicate,
+		0,
+		'the changed order made none',
+	);
+	// Control: a second invoice with the order's number, made in the ERP itself, is counted.
+	const [first] = (
+		await call(
+			sandbox.baseUrl,
+			'GET',
+			`/factures?reference_externe=${encodeURIComponent(changed.order_number)}`,
+		)
+	).json.data as Array<{
+		client_id: string;
+		lignes: Array<{ article_id: string; quantite: number }>;
+	}>;
+	const second = await call(sandbox.baseUrl, 'POST', '/factures', {
+		body: {
+			client_id: first.client_id,
+			lignes: first.lignes.map((l) => ({ article_id: l.article_id, quantite: l.quantite })),
+			reference_externe: changed.order_number,
+		},
+	});
+	assert.equal(second.status, 201, second.text);
 	const control = await checkBurst(sandbox, plan, before);
-	assert.equal(control.duplicate, 1, 'control: the changed order made a second invoice');
+	assert.equal(control.duplicate, 1, 'control: the second invoice is counted');
 }

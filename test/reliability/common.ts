@@ -25,12 +25,16 @@ export interface Figure {
 }
 
 /**
- * The summary of this run: `jest --runInBand` runs every test file in one process, so its pid
- * names the run. ERP_RELIABILITY_SUMMARY names another file (the table test's own run of the suites).
+ * The summary of this run: in the run's shared folder (ERP_TEST_RUN_DIR, test/harness/
+ * jest-global-setup.js), which every jest worker of the run writes to; outside jest's global
+ * set-up, a file named by this process. ERP_RELIABILITY_SUMMARY names another file (the table
+ * test's own run of the suites).
  */
 export const SUMMARY_FILE =
 	process.env.ERP_RELIABILITY_SUMMARY ??
-	path.join(tmpdir(), `n8n-nodes-erp-reliability-${process.pid}.jsonl`);
+	(process.env.ERP_TEST_RUN_DIR
+		? path.join(process.env.ERP_TEST_RUN_DIR, 'reliability.jsonl')
+		: path.join(tmpdir(), `n8n-nodes-erp-reliability-${process.pid}.jsonl`));
 
 function pad(text: string, width: number): string {
 	return text.length >= width ? text : text + ' '.repeat(width - text.length);
@@ -56,23 +60,45 @@ export function printTable(rows: string[][], title?: string): void {
 	process.stdout.write(`\n${title ? `${title}\n` : ''}${formatTable(rows)}\n`);
 }
 
-/** Prints the figures of one suite as a small table and adds them to the run's summary. */
-export function printFigures(figures: Figure[]): void {
+/**
+ * Prints the figures of one suite as a small table and adds them to the run's summary, with a
+ * line saying the suite ended (even with no figure: a suite whose tests failed early), which the
+ * table waits for.
+ */
+export function printFigures(suite: string, figures: Figure[]): void {
 	const rows = [
 		['suite', 'figure', 'value', 'target', ''],
 		...figures.map((f) => [f.suite, f.figure, String(f.value), f.target, verdict(f)]),
 	];
-	printTable(rows, `${figures[0]?.suite ?? ''} (${SIZE_LABEL} size)`);
-	for (const f of figures)
-		appendFileSync(SUMMARY_FILE, `${JSON.stringify({ ...f, size: SIZE_LABEL })}\n`);
+	printTable(rows, `${suite} (${SIZE_LABEL} size)`);
+	const lines = [...figures.map((f) => ({ ...f, size: SIZE_LABEL })), { ended: suite }];
+	appendFileSync(SUMMARY_FILE, lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
+}
+
+/** What the summary holds: the figures printed so far, and the suites that ended. */
+function readLines(file: string): Array<(Figure & { size: string }) | { ended: string }> {
+	if (!existsSync(file)) return [];
+	return readFileSync(file, 'utf8')
+		.split('\n')
+		.filter(Boolean)
+		.map((line) => JSON.parse(line) as (Figure & { size: string }) | { ended: string });
+}
+
+/** The suites of this run that have ended so far (printFigures). */
+export function endedSuites(file = SUMMARY_FILE): string[] {
+	return readLines(file).flatMap((line) => ('ended' in line ? [line.ended] : []));
+}
+
+/** The figures the suites of this run have printed so far. */
+function readSummary(file = SUMMARY_FILE): Array<Figure & { size: string }> {
+	return readLines(file).flatMap((line) => ('ended' in line ? [] : [line]));
 }
 
 /** The figures the suites of this run have printed so far, and forgets them. */
 export function takeSummary(file = SUMMARY_FILE): Array<Figure & { size: string }> {
-	if (!existsSync(file)) return [];
-	const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean);
+	const figures = readSummary(file);
 	rmSync(file, { force: true });
-	return lines.map((line) => JSON.parse(line) as Figure & { size: string });
+	return figures;
 }
 
 /** Runs `jobs` on `lanes` parallel lanes, in order; each job learns its lane (for a per-lane credential). */

@@ -73,7 +73,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
 	await sandbox?.close();
-	printFigures(figures);
+	printFigures(SUITE, figures);
 });
 
 /** The main run: every execution under 10% faults returns the exact list. */

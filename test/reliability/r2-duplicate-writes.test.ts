@@ -7,7 +7,8 @@
 // - Retry On Fail (n8n re-runs the whole node), then a manual re-run if the tries ran out.
 // Target: 0 duplicate invoices counted in the sandbox by `reference_externe`; every failure
 // surfaced (an error item or a failed execution), never dropped; every order invoiced in the end.
-// A control run with idempotency keys turned off shows that the count does see duplicates.
+// A control run with idempotency keys and the lookup by reference turned off shows that the
+// count does see duplicates.
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 
@@ -67,7 +68,13 @@ function createInvoice(options: { idempotency?: 'off' } = {}): INodeParameters {
 		linesMode: 'define',
 		lines: { line: [{ articleId: byId(articleId), quantite: 1, prix_ht: '' }] },
 		additionalFields: { reference_externe: '={{ $json.order }}' },
-		...(options.idempotency ? { requestOptions: { idempotency: options.idempotency } } : {}),
+		...(options.idempotency
+			? {
+					requestOptions: { idempotency: options.idempotency },
+					// Without the key, the lookup by reference alone (issue 41) keeps one invoice too.
+					options: { checkExisting: false },
+				}
+			: {}),
 	};
 }
 
@@ -155,7 +162,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
 	await sandbox?.close();
-	printFigures(figures);
+	printFigures(SUITE, figures);
 });
 
 describe(SUITE, () => {
@@ -302,7 +309,7 @@ describe(SUITE, () => {
 		);
 	});
 
-	it('control: with idempotency keys off, the same faults and re-runs do create duplicates (the count sees them)', async () => {
+	it('control: with idempotency keys and the existing-invoice check off, the same faults and re-runs do create duplicates (the count sees them)', async () => {
 		await control(sandbox, 'POST', '/faults', {
 			faults: [
 				{ kind: 'failAfterCommit', status: 500, count: 3, methods: ['POST'], paths: ['/factures'] },

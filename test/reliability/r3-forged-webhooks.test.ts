@@ -14,17 +14,14 @@ import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import fc from 'fast-check';
 import { Webhook } from 'standardwebhooks';
 
-import {
-	DEFAULT_MAX_RETIRED,
-	ReplayMemory,
-	replaceReplayMemory,
-} from '../../nodes/ErpTrigger/replay';
+import { DEFAULT_LIMITS } from '../../nodes/ErpTrigger/memory';
 import { verifyStandardWebhook } from '../../nodes/ErpTrigger/signature';
 import type { WebhookHeaders } from '../../nodes/ErpTrigger/signature';
 import { DEMO_KEYS, signWebhook, startSandbox } from '../../sandbox';
 import type { SandboxHandle } from '../../sandbox';
-import { TestCredentials, activateTrigger } from '../harness';
+import { TestCredentials } from '../harness';
 import type { TriggerHandle } from '../harness';
+import { activate, triggerProcess } from '../trigger/process';
 import { type Figure, exactly, printFigures, scale } from './common';
 
 const SUITE = 'R3 forged webhooks';
@@ -356,13 +353,13 @@ let sandbox: SandboxHandle;
 let trigger: TriggerHandle;
 
 beforeAll(async () => {
-	// Deliveries here are signed up to the tolerance in the past: the memory begins before them.
-	replaceReplayMemory(new ReplayMemory({ since: 0 }));
+	// Deliveries here are signed up to the tolerance in the past: the memory (triggerProcess's)
+	// begins at 0, before them.
 	sandbox = await startSandbox({ port: 0, rateLimit: false });
 	const credentials = new TestCredentials({
 		erpApi: { apiKey: DEMO_KEYS.full, environment: 'sandbox', baseUrl: sandbox.baseUrl },
 	});
-	trigger = await activateTrigger({
+	trigger = await activate({
 		parameters: { events: ['vente.creee', 'facture.payee', 'stock.bas'] },
 		credentials,
 		workflowId: 'r3-forged-webhooks',
@@ -372,7 +369,7 @@ beforeAll(async () => {
 afterAll(async () => {
 	await trigger?.deactivate();
 	await sandbox?.close();
-	printFigures(figures);
+	printFigures(SUITE, figures);
 });
 
 describe(SUITE, () => {
@@ -527,7 +524,7 @@ describe(SUITE, () => {
 		// events were accepted in between (a busy ERP sends hundreds in five minutes): more than the
 		// trigger's replay memory keeps once the tolerance has passed: here a memory that keeps only
 		// 10 such ids, so that even the reduced run goes far past it.
-		replaceReplayMemory(new ReplayMemory({ since: 0, maxRetired: MAX_RETIRED_HERE }));
+		triggerProcess.restart({ maxRetired: MAX_RETIRED_HERE });
 		const secret = String(trigger.staticData.webhookSecret);
 		const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
 		const t = String(nowSeconds());
@@ -546,7 +543,7 @@ describe(SUITE, () => {
 				})
 			).items,
 		);
-		const between = scale(100, DEFAULT_MAX_RETIRED + 10);
+		const between = scale(100, DEFAULT_LIMITS.maxRetired + 10);
 		assert.ok(between > MAX_RETIRED_HERE);
 		for (let i = 0; i < between; i++) {
 			const id = `evt_between_${i}_${randomBytes(4).toString('hex')}`;

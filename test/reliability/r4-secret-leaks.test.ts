@@ -142,7 +142,7 @@ beforeAll(async () => {
 afterAll(async () => {
 	await hostile?.close();
 	await sandbox?.close();
-	printFigures(figures);
+	printFigures(SUITE, figures);
 });
 
 /* ---------------------------------------------------------------- planted leaks */

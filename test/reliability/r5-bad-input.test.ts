@@ -342,7 +342,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
 	await sandbox?.close();
-	printFigures(figures);
+	printFigures(SUITE, figures);
 });
 
 const isValidationError = (error: unknown) =>

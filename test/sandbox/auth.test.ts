@@ -295,13 +295,14 @@ describe('OAuth 2.0 with PKCE', () => {
 
 	it('expires access tokens (401 token_expired), codes and refresh tokens with shortened lifetimes', async () => {
 		await control(sandbox.url, 'config', {
-			tokenLifetimes: { accessTokenSeconds: 0.5, codeSeconds: 0.5, refreshTokenSeconds: 0.5 },
+			// 2 s: enough for the two codes, the exchange and the first call on a busy machine.
+			tokenLifetimes: { accessTokenSeconds: 2, codeSeconds: 2, refreshTokenSeconds: 2 },
 		});
 		const a = await getCode();
 		const b = await getCode();
 		const t = (await exchange(a.code, a.verifier)).json;
 		assert.equal((await api('GET', '/articles', { key: t.access_token })).status, 200);
-		await sleep(600);
+		await sleep(2100);
 		const expired = await api('GET', '/articles', { key: t.access_token });
 		assert.equal(expired.status, 401);
 		assert.equal(errorCode(expired), 'token_expired');

@@ -11,6 +11,8 @@ import * as path from 'node:path';
 import { describe, test } from '@jest/globals';
 
 import { call } from '../../sandbox';
+import { PUBLISHED_EXAMPLES, workflowLines } from '../../scripts/banner';
+import { loadExamples } from '../../scripts/examples';
 import { useSandbox } from '../harness/sandbox';
 
 const example = JSON.parse(
@@ -64,5 +66,20 @@ describe('the seed fits the examples', () => {
 		// Control: the first order (2 blue mugs) does not.
 		const blue = await article(skuTable()['MUG-BLUE']);
 		assert.ok(blue.stock - 2 > blue.seuil_alerte);
+	});
+
+	test("npm start's ready banner names every example workflow it imports", () => {
+		const examples = loadExamples().map(({ workflow }) => workflow);
+		const lines = workflowLines(examples).join('\n');
+		for (const { name } of examples)
+			assert.ok(lines.includes(`"${name}"`), `${name} in:\n${lines}`);
+		assert.equal(lines.match(/\(published\)/g)?.length, PUBLISHED_EXAMPLES.length);
+		assert.match(start, /workflowLines\(loadExamples\(\)/, 'the banner prints these lines');
+		// Control: an example added to examples/ is named too.
+		const added = { ...examples[0], id: 'ErpAddedExample1', name: 'ERP example: added' };
+		assert.match(
+			workflowLines([...examples, added]).join('\n'),
+			/"ERP example: added" \(not published\)/,
+		);
 	});
 });

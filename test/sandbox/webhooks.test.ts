@@ -252,6 +252,29 @@ describe('deliveries', () => {
 			'validation_failed',
 		);
 	});
+
+	it("a stock.bas emitted for a known article carries the article's fields, as the ERP's own does", async () => {
+		await register(['stock.bas']);
+		await control(sandbox.url, 'events', {
+			type: 'stock.bas',
+			data: { article_id: 'art_00000001' },
+		});
+		await waitFor(() => receiver.received.length === 1, 'one delivery');
+		const article = (await api('GET', '/articles/art_00000001')).json;
+		assert.deepEqual(JSON.parse(receiver.received[0].body).data, {
+			article_id: 'art_00000001',
+			mouvement_id: null,
+			reference: article.reference,
+			designation: article.designation,
+			stock: article.stock,
+			seuil_alerte: article.seuil_alerte,
+		});
+		// Control: an unknown article's event is sent with the data given, nothing added.
+		receiver.reset();
+		await control(sandbox.url, 'events', { type: 'stock.bas', data: { article_id: 'art_x' } });
+		await waitFor(() => receiver.received.length === 1, 'one delivery');
+		assert.deepEqual(JSON.parse(receiver.received[0].body).data, { article_id: 'art_x' });
+	});
 });
 
 describe('events from business operations', () => {

@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports */
 /**
- * The flash sale in fake time (simulate.ts): 30 orders of 6 requests at once, one key, against
+ * The flash sale in fake time (simulate.ts): 30 orders of 8 requests at once, one key, against
  * each rate-limit algorithm the sandbox plays (sandbox/limiters.ts: fixed window, sliding window,
  * token bucket with a burst of 10) at the specification's 100 per minute, each with budget
  * headers, Retry-After only, or a bare 429; and a token bucket answering a bare 429 (nginx's
@@ -18,7 +18,7 @@ import { describeRun, simulate } from './simulate';
 import type { SimLimiter, SimulationOptions } from './simulate';
 
 const RATE = { limit: 100, windowSeconds: 60 };
-const BASE = { latencyMs: 20, jitterMs: 20, executions: 30, requestsEach: 6 };
+const BASE = { latencyMs: 20, jitterMs: 20, executions: 30, requestsEach: 8 };
 const WORKERS = { processes: 2, concurrency: 10 };
 const pct = (share: number) => `${(share * 100).toFixed(1)} %`;
 

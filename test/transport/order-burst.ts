@@ -56,7 +56,7 @@ export function orderToInvoiceNodes(requestOptions: INodeParameters = {}): NodeS
 			resource: 'settlement',
 			operation: 'create',
 			invoiceId: byId('={{ $json.id }}'),
-			montant: '={{ $json.reste_a_payer }}',
+			montant: '={{ $json.total_ttc }}',
 			mode: 'carte',
 			additionalFields: { reference: `=Order {{ ${start}.order_number }}` },
 		}),

@@ -3,7 +3,7 @@
  * The flash sale through n8n-core's engine over real HTTP: concurrent executions of the
  * order-to-invoice example's ERP nodes, one key, against each rate-limit algorithm the sandbox
  * plays (fixed window, sliding window, token bucket with a burst of 10), with budget headers and
- * with a bare 429. Every order gets exactly one invoice, paid; 6 accepted requests per order;
+ * with a bare 429. Every order gets exactly one invoice, paid; 8 accepted requests per order;
  * under 2 % answered 429 with budget headers, under 10 % with a bare 429. Assertions read the
  * sandbox's stats and state, never the clock.
  *
@@ -54,7 +54,7 @@ async function prepare(name: string, count: number, tag: string, limiter: Limite
 	return { key, plan, before: await sandboxStats(sb) };
 }
 
-/** Runs the burst and checks every order: one invoice each, paid, 6 accepted requests per order. */
+/** Runs the burst and checks every order: one invoice each, paid, 8 accepted requests per order. */
 async function flashSale(
 	name: string,
 	count: number,
@@ -74,7 +74,7 @@ async function flashSale(
 	assert.equal(report.unpaid, 0);
 	assert.equal(report.settled, count);
 	// Client lookup and creation, 2 article references, invoice, settlement.
-	assert.equal(report.requests - report.refused, count * 6);
+	assert.equal(report.requests - report.refused, count * 8);
 	return report;
 }
 

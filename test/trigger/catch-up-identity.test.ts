@@ -11,8 +11,10 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { SandboxHandle } from '../../sandbox';
 import { DEMO_KEYS } from '../../sandbox';
-import { firstRun, MAX_RAN_EVENTS, TRIM_SLACK } from '../../nodes/ErpTrigger/ranEvents';
-import { TestCredentials, activateTrigger } from '../harness';
+import { DEFAULT_LIMITS, TriggerMemory } from '../../nodes/ErpTrigger/memory';
+import { firstRun, TRIM_SLACK } from '../../nodes/ErpTrigger/ranEvents';
+import { TestCredentials } from '../harness';
+import { activate } from './process';
 import { expectCount } from '../e2e/count';
 import { api, signedDelivery, startDeliveringSandbox } from './helpers';
 import { newArticle, setStock } from './polling-helpers';
@@ -94,7 +96,7 @@ describe('event identity', () => {
 
 	it("a delivery received where the workflow's triggers do not run: its own run, kept once in this process, and one warning", async () => {
 		const logged = warnings();
-		const hook = await activateTrigger({
+		const hook = await activate({
 			parameters: { authentication: 'apiKey', events: ['*'] },
 			credentials: plain,
 			workflowId: 'ci-not-live',
@@ -120,18 +122,20 @@ describe('event identity', () => {
 	});
 
 	it('the memory keeps the newest 10,000 identities per node (saved: trimmed back to them past 11,000), the oldest forgotten first', () => {
+		const MAX_RAN_EVENTS = DEFAULT_LIMITS.maxRanEvents;
+		const memory = new TriggerMemory().node('ci-bound');
 		const saved: IDataObject = {};
 		const total = MAX_RAN_EVENTS + TRIM_SLACK;
 		for (let k = 0; k < total; k++) {
-			assert.equal(firstRun('ci-bound', `stock.bas:mvt_${k}`, saved), true);
+			assert.equal(firstRun(memory, `stock.bas:mvt_${k}`, saved), true);
 		}
 		assert.equal(Object.keys(saved.ranEvents as IDataObject).length, total);
-		assert.equal(firstRun('ci-bound', `stock.bas:mvt_${total}`, saved), true);
+		assert.equal(firstRun(memory, `stock.bas:mvt_${total}`, saved), true);
 		const kept = Object.keys(saved.ranEvents as IDataObject);
 		assert.equal(kept.length, MAX_RAN_EVENTS);
 		assert.equal(kept[0], `stock.bas:mvt_${total + 1 - MAX_RAN_EVENTS}`);
-		assert.equal(firstRun('ci-bound', `stock.bas:mvt_${total}`, saved), false);
+		assert.equal(firstRun(memory, `stock.bas:mvt_${total}`, saved), false);
 		// Forgotten in both memories: it would run again (the bound the docs state).
-		assert.equal(firstRun('ci-bound', 'stock.bas:mvt_0', saved), true);
+		assert.equal(firstRun(memory, 'stock.bas:mvt_0', saved), true);
 	});
 });

@@ -5,24 +5,23 @@
 // catch-up.test.ts (the trigger's static data saved as n8n saves it: at activation and start, and
 // when the node emits); the clock the node and the sandbox read (`Date` only) is moved on.
 import assert from 'node:assert/strict';
-import { describe, it } from '@jest/globals';
+import { afterEach, describe, it } from '@jest/globals';
 
 import type { IDataObject } from 'n8n-workflow';
 
 import { GRACE_SECONDS } from '../../nodes/ErpTrigger/catchUp';
-import {
-	CAUGHT_UP_KEEP_SECONDS,
-	CLOCK_MARGIN_SECONDS,
-	forgetProcessMemory,
-} from '../../nodes/ErpTrigger/ranEvents';
+import { CAUGHT_UP_KEEP_SECONDS, CLOCK_MARGIN_SECONDS } from '../../nodes/ErpTrigger/ranEvents';
 import { expectCount } from '../e2e/count';
 import { catchUpGround, QUIET } from './catch-up-setup';
 import { control, signedDelivery } from './helpers';
 import { newArticle, setStock } from './polling-helpers';
 import { advanceClock, pastTheGrace, runCount } from './published';
 import type { PublishedWithWebhook } from './published';
+import { triggerProcess } from './process';
 
 const ground = catchUpGround();
+// A test that plays a process with other limits leaves the next one the default limits.
+afterEach(() => triggerProcess.restart({}));
 const { crossing, deleteRegistration } = ground;
 
 /** Past the grace and the clock margin: what ran before is out of every later read's reach. */
@@ -74,7 +73,6 @@ describe('the saved ran-events memory', () => {
 
 		// A restart: the quiet check emitted nothing, so n8n saved neither its position nor the
 		// forgetting; the saved position and memory (from the last delivery) go together.
-		forgetProcessMemory();
 		await p.trigger.restart();
 		await p.trigger.tick();
 		await expectCount('runs after a restart', N, runCount(p), QUIET);
@@ -85,7 +83,6 @@ describe('the saved ran-events memory', () => {
 		await crossing();
 		await expectCount('runs of the next delivery', N + 1, runCount(p), QUIET);
 		assert.equal(kept(p).length, 1);
-		forgetProcessMemory();
 		await p.trigger.restart();
 		pastTheGrace();
 		await p.trigger.tick();
@@ -112,6 +109,8 @@ describe('the saved ran-events memory', () => {
 	});
 
 	it('a caught-up event is kept 72 h: a late retry in them is answered already_run; after them it is forgotten and a retry runs again (the bound)', async () => {
+		// A process that keeps no ran event in memory (maxRanEvents 0): only the saved memory can tell.
+		triggerProcess.restart({ maxRanEvents: 0 });
 		const p = await published('cm-72h');
 		await deleteRegistration(p.webhookId);
 		await crossing();
@@ -125,8 +124,6 @@ describe('the saved ran-events memory', () => {
 		advanceClock(CAUGHT_UP_KEEP_SECONDS - 3600);
 		await p.trigger.tick();
 		assert.deepEqual(kept(p, 'ranCaughtUp'), [`stock.bas:${String(caught.id)}`], 'kept 71 h');
-		// A new process: only the saved memory can tell.
-		forgetProcessMemory();
 		const late = await deliver(p, caught.data as IDataObject);
 		assert.deepEqual(late.body, { received: true, ignored: 'already_run' });
 		await expectCount('runs after a late retry within 72 h', 1, runCount(p), QUIET);
@@ -134,7 +131,6 @@ describe('the saved ran-events memory', () => {
 		advanceClock(2 * 3600);
 		await p.trigger.tick();
 		assert.deepEqual(kept(p, 'ranCaughtUp'), [], 'forgotten after 72 h');
-		forgetProcessMemory();
 		const later = await deliver(p, caught.data as IDataObject);
 		assert.equal(later.status, 200);
 		await expectCount('runs after a retry past 72 h', 2, runCount(p), QUIET);

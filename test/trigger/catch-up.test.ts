@@ -6,29 +6,23 @@
 // at activation and start, and when the node emits). Records younger than the grace (60 s) wait,
 // so the tests move the clock the node and the sandbox read (`Date` only) past it.
 import assert from 'node:assert/strict';
-import { afterEach, describe, it } from '@jest/globals';
+import { describe, it } from '@jest/globals';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { identitySwitch } from '../../nodes/ErpTrigger/identity';
-import {
-	forgetProcessMemory,
-	RAN_CAUGHT_UP_KEY,
-	RAN_EVENTS_KEY,
-} from '../../nodes/ErpTrigger/ranEvents';
-import { activateTrigger } from '../harness';
+import { DEMO_KEYS } from '../../sandbox';
+import { RAN_CAUGHT_UP_KEY, RAN_EVENTS_KEY } from '../../nodes/ErpTrigger/ranEvents';
+import { TestCredentials } from '../harness';
+import { activate } from './process';
 import { loadStaticData, saveStaticData } from '../harness/additional-data';
 import { expectCount } from '../e2e/count';
 import { catchUpGround, QUIET } from './catch-up-setup';
 import { control, signedDelivery } from './helpers';
 import { newClient, newInvoice, requestsDuring } from './polling-helpers';
-import { pastTheGrace, publishTrigger, runCount } from './published';
+import { pastTheGrace, publishTrigger, publishWithWebhook, runCount } from './published';
 
 const ground = catchUpGround();
 const { crossing, deleteRegistration, published } = ground;
-afterEach(() => {
-	identitySwitch.on = true;
-});
 
 /** The stock.bas events the sandbox emitted for these articles (their data), in order. */
 async function crossingsOf(...articles: IDataObject[]): Promise<IDataObject[]> {
@@ -70,7 +64,6 @@ describe('catch-up', () => {
 		await expectCount('runs after the next check', 3, runCount(p), QUIET);
 		// A new process from the saved static data: the positions moved after the emits were not
 		// saved (no emit since), so the lists are read again; the saved identities say they ran.
-		forgetProcessMemory();
 		await p.trigger.restart();
 		const read = await requestsDuring(ground.sandbox, () => p.trigger.tick());
 		assert.ok(read['GET /v1/stock/mouvements'] >= 1, JSON.stringify(read));
@@ -84,7 +77,6 @@ describe('catch-up', () => {
 		delete memory[RAN_EVENTS_KEY];
 		delete memory[RAN_CAUGHT_UP_KEY];
 		saveStaticData('cu-gap', saved);
-		forgetProcessMemory();
 		await p.trigger.restart();
 		await p.trigger.tick();
 		const again =
@@ -116,7 +108,7 @@ describe('catch-up', () => {
 		await expectCount('runs after the check', 1, runCount(p), QUIET);
 		// The ERP's late retry of the same event, signed with the restored registration's secret.
 		const [data] = await crossingsOf(article);
-		const hook = await activateTrigger({
+		const hook = await activate({
 			parameters: { authentication: 'apiKey', events: ['stock.bas'], options: { checkMinutes: 1 } },
 			credentials: ground.credentials,
 			workflowId: 'cu-twin-first',
@@ -206,9 +198,21 @@ describe('catch-up', () => {
 		assert.equal(p.listener.runs.length, 1);
 	});
 
-	it('the control: without identities (a test-only switch), a delivery and its twin run twice', async () => {
-		identitySwitch.on = false;
-		const p = await published('cu-no-identity', ['stock.bas']);
+	it('the control: without identities (an Event Identity Path that finds none in a delivery), a delivery and its twin run twice', async () => {
+		const credentials = new TestCredentials({
+			erpApi: {
+				apiKey: DEMO_KEYS.full,
+				environment: 'sandbox',
+				baseUrl: ground.sandbox.baseUrl,
+				customConventions: true,
+				eventIdentityPaths: 'vente.creee=id, facture.payee=id, stock.bas=no_such_field',
+			},
+		});
+		const p = await publishWithWebhook({
+			workflowId: 'cu-no-identity',
+			parameters: { authentication: 'apiKey', events: ['stock.bas'], options: { checkMinutes: 1 } },
+			credentials,
+		});
 		await crossing();
 		await expectCount('runs of the delivery', 1, runCount(p), QUIET);
 		pastTheGrace();

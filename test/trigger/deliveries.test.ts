@@ -10,7 +10,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { DEMO_KEYS } from '../../sandbox';
 import type { SandboxHandle } from '../../sandbox';
-import { TestCredentials, activateTrigger } from '../harness';
+import { TestCredentials } from '../harness';
+import { activate, triggerProcess } from './process';
 import type { TriggerHandle, TriggerListener } from '../harness';
 import {
 	api,
@@ -22,7 +23,6 @@ import {
 	startDeliveringSandbox,
 	waitFor,
 } from './helpers';
-import { ReplayMemory, replaceReplayMemory } from '../../nodes/ErpTrigger/replay';
 import { expectCount } from '../e2e/count';
 
 let sandbox: SandboxHandle;
@@ -41,7 +41,7 @@ beforeAll(async () => {
 		erpApi: { apiKey: DEMO_KEYS.full, environment: 'sandbox', baseUrl: sandbox.baseUrl },
 	});
 	const listening = (events: string[], workflowId: string) =>
-		activateTrigger({ parameters: { events }, credentials, listen: true, workflowId });
+		activate({ parameters: { events }, credentials, listen: true, workflowId });
 	all = await listening(['*'], 'dl-all');
 	allListener = await all.listen();
 	salesOnly = await listening(['vente.creee'], 'dl-sales');
@@ -370,7 +370,7 @@ describe('refused deliveries start nothing', () => {
 
 describe('options and manual mode', () => {
 	it('adds the delivery headers on request, without authorization headers, and never the secret', async () => {
-		const trigger = await activateTrigger({
+		const trigger = await activate({
 			parameters: { events: ['stock.bas'], options: { includeHeaders: true } },
 			credentials,
 			workflowId: 'dl-headers',
@@ -391,7 +391,7 @@ describe('options and manual mode', () => {
 	});
 
 	it('uses the Signature Tolerance option, in both directions', async () => {
-		const trigger = await activateTrigger({
+		const trigger = await activate({
 			parameters: { events: ['*'], options: { toleranceSeconds: 30 } },
 			credentials,
 			workflowId: 'dl-tolerance',
@@ -415,9 +415,9 @@ describe('options and manual mode', () => {
 
 	it('refuses a delivery signed before n8n started (a replay across a restart cannot be checked); its re-signed retry runs once', async () => {
 		const start = nowSeconds();
-		replaceReplayMemory(new ReplayMemory({ since: start }));
+		triggerProcess.restart({ since: start });
 		try {
-			const trigger = await activateTrigger({
+			const trigger = await activate({
 				parameters: { events: ['*'] },
 				credentials,
 				workflowId: 'dl-restart',
@@ -436,7 +436,7 @@ describe('options and manual mode', () => {
 			assert.deepEqual(again.body, { received: true, ignored: 'duplicate' });
 			await trigger.deactivate();
 		} finally {
-			replaceReplayMemory(new ReplayMemory({ since: 0 }));
+			triggerProcess.restart({ since: 0 });
 		}
 	});
 
@@ -450,7 +450,7 @@ describe('options and manual mode', () => {
 				webhookSecret: secret,
 			},
 		});
-		const trigger = await activateTrigger({
+		const trigger = await activate({
 			parameters: { events: ['paie.validee'], registration: 'manual' },
 			credentials: manualCredentials,
 			workflowId: 'dl-manual',

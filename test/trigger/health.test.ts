@@ -11,7 +11,8 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { DEMO_KEYS, sandboxRequests } from '../../sandbox';
 import type { SandboxHandle } from '../../sandbox';
-import { handOverTestDelivery } from '../../nodes/ErpTrigger/triggerRun';
+import { ErpTrigger } from '../../nodes/ErpTrigger/ErpTrigger.node';
+import { TriggerMemory } from '../../nodes/ErpTrigger/memory';
 import { TestCredentials, loadStaticData, runWorkflow } from '../harness';
 import { saveStaticData } from '../harness/additional-data';
 import { expectCount } from '../e2e/count';
@@ -306,8 +307,15 @@ describe('a test run ("Listen for test event")', () => {
 
 	it('emits the test delivery that webhook() accepted, as n8n runs the node in manual mode', async () => {
 		const item = { id: 'evt_test', type: 'stock.bas', created_at: null, data: { stock: 1 } };
-		handOverTestDelivery('hl-test-run/harness-node-0', [[{ json: item }]]);
-		const result = await runWorkflow({ nodes: [node], credentials, workflowId: 'hl-test-run' });
+		// What webhook() left in the node's memory after accepting a test delivery (webhook.ts, handOver).
+		const memory = new TriggerMemory();
+		memory.node('hl-test-run/harness-node-0').testDelivery = [[{ json: item }]];
+		const result = await runWorkflow({
+			nodes: [node],
+			credentials,
+			workflowId: 'hl-test-run',
+			extraNodeTypes: { [node.type]: new ErpTrigger(memory) },
+		});
 		assert.equal(result.success, true, result.error?.message);
 		assert.deepEqual(result.output('ERP Trigger'), [item]);
 	});

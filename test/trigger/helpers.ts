@@ -11,7 +11,6 @@ import type { IDataObject } from 'n8n-workflow';
 import { DEMO_KEYS, UNPACED, startSandbox } from '../../sandbox';
 import type { SandboxHandle } from '../../sandbox';
 import type { WebhookRetry } from '../../sandbox/webhooks';
-import { ReplayMemory, replaceReplayMemory } from '../../nodes/ErpTrigger/replay';
 
 export interface Answer {
 	status: number;
@@ -117,15 +116,13 @@ export function freezeClock(): number {
 export { signedDelivery, type SignedDelivery } from './signed-delivery';
 
 /**
- * For a trigger test file's beforeAll: a sandbox with a rate limit too high to matter, whose refused deliveries are
- * retried once after 10 ms (not over minutes), and a replay memory begun at 0, because these
- * tests sign deliveries in the past and the test process is younger than that (see "signed
- * before n8n started" in deliveries.test.ts). `retry` changes the delivery settings.
+ * For a trigger test file's beforeAll: a sandbox with a rate limit too high to matter (no pacing
+ * in the way), whose refused deliveries are retried once after 10 ms (not over minutes).
+ * `retry` changes the delivery settings.
  */
 export async function startDeliveringSandbox(
 	retry: Partial<WebhookRetry> = {},
 ): Promise<SandboxHandle> {
-	replaceReplayMemory(new ReplayMemory({ since: 0 }));
 	return await startSandbox({
 		port: 0,
 		// A limit the nodes read in the headers, too high to refuse anything: no pacing in the way.

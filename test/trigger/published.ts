@@ -30,8 +30,9 @@ import { createAdditionalData, loadStaticData, saveStaticData } from '../harness
 import { credentialRef } from '../harness/credentials';
 import type { TestCredentials } from '../harness/credentials';
 import { HarnessNodeTypes } from '../harness/runtime';
-import { ERP_TRIGGER_TYPE, activateTrigger } from '../harness/webhook';
+import { ERP_TRIGGER_TYPE } from '../harness/webhook';
 import type { TriggerHandle, TriggerListener } from '../harness/webhook';
+import { activate, triggerProcess } from './process';
 
 /** The node as the harness's activateTrigger builds it (same id, so the same trigger node). */
 const NODE_ID = 'harness-trigger-node';
@@ -44,8 +45,8 @@ export interface LogLine {
 
 export interface PublishedTrigger {
 	/**
-	 * n8n stopped and started: a new process from the saved static data, the webhook side
-	 * activated (checkExists, create), then `trigger()` at `init`.
+	 * n8n stopped and started: a new process (an empty memory, `triggerProcess`) from the saved
+	 * static data, the webhook side activated (checkExists, create), then `trigger()` at `init`.
 	 */
 	restart(): Promise<void>;
 	/** `minutes` minutes of the schedule, one tick each; resolves when their work is done. */
@@ -70,7 +71,7 @@ export async function publishTrigger(spec: {
 	/** The webhook URL the webhook side registers at a start (its activateTrigger's). */
 	webhookUrl?: string;
 }): Promise<PublishedTrigger> {
-	const nodeTypes = new HarnessNodeTypes();
+	const nodeTypes = new HarnessNodeTypes(triggerProcess.nodeTypes);
 	const nodeType = nodeTypes.getByNameAndVersion(ERP_TRIGGER_TYPE);
 	const credentials: INode['credentials'] = {};
 	for (const { name } of nodeType.description.credentials ?? []) {
@@ -133,7 +134,8 @@ export async function publishTrigger(spec: {
 	await start(spec.activation ?? 'activate');
 	return {
 		async restart() {
-			await activateTrigger({
+			triggerProcess.restart();
+			await activate({
 				parameters: spec.parameters,
 				credentials: spec.credentials,
 				workflowId: spec.workflowId,
@@ -170,7 +172,7 @@ export async function listenForTestEvent(spec: {
 	parameters: INodeParameters;
 	credentials: TestCredentials;
 }): Promise<string> {
-	const nodeTypes = new HarnessNodeTypes();
+	const nodeTypes = new HarnessNodeTypes(triggerProcess.nodeTypes);
 	const nodeType = nodeTypes.getByNameAndVersion(ERP_TRIGGER_TYPE);
 	const workflow = triggerWorkflow(spec, nodeTypes, {
 		name: `Harness test run ${spec.workflowId}`,
@@ -246,7 +248,7 @@ export async function publishWithWebhook(spec: {
 	parameters: INodeParameters;
 	credentials: TestCredentials;
 }): Promise<PublishedWithWebhook> {
-	const hook = await activateTrigger({ ...spec, listen: true });
+	const hook = await activate({ ...spec, listen: true });
 	const listener = await hook.listen();
 	const trigger = await publishTrigger({ ...spec, webhookUrl: hook.webhookUrl });
 	return { hook, listener, trigger };

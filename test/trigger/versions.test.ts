@@ -9,7 +9,8 @@ import { describe, it } from '@jest/globals';
 
 import { DEMO_KEYS } from '../../sandbox';
 import { ErpTrigger } from '../../nodes/ErpTrigger/ErpTrigger.node';
-import { TestCredentials, activateTrigger } from '../harness';
+import { TestCredentials } from '../harness';
+import { activate } from './process';
 import { newSecret, signedDelivery } from './helpers';
 
 const CREDENTIAL = {
@@ -28,7 +29,7 @@ describe('ERP Trigger versions', () => {
 	for (const typeVersion of [1, 1.1]) {
 		it(`at version ${typeVersion}, a delivery is checked on its raw body whatever its content type`, async () => {
 			const secret = newSecret();
-			const trigger = await activateTrigger({
+			const trigger = await activate({
 				parameters: { events: ['*'], registration: 'manual' },
 				credentials: new TestCredentials({ erpApi: { ...CREDENTIAL, webhookSecret: secret } }),
 				workflowId: `versions-${typeVersion}`,

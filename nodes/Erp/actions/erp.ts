@@ -29,6 +29,14 @@ export interface ItemErp {
 	readonly itemIndex: number;
 	/** The item's Request Options, checked (read once). */
 	readonly settings: ErpRequestSettings;
+	/**
+	 * Whether a request other than a GET was sent (or about to be) for the item, one that a second
+	 * run could repeat: not once the operation said it looks for what it wrote before writing
+	 * (`looksFirst`, writeOnce.ts), so that a run again finds it instead of writing twice.
+	 */
+	readonly wrote: boolean;
+	/** Says that this item's write is found again before it is written again (see `wrote`). */
+	looksFirst(): void;
 	request(request: ItemRequest): Promise<IDataObject>;
 	response(request: ItemRequest): Promise<{ statusCode: number; body: unknown }>;
 	paginate(path: string, qs: IDataObject, options?: PageOptions): AsyncGenerator<IDataObject[]>;
@@ -49,13 +57,24 @@ export interface ItemErp {
  */
 export function erpFor(ctx: IExecuteFunctions, itemIndex: number): ItemErp {
 	const settings = getRequestSettings(ctx, itemIndex);
+	let wrote = false;
+	let looksFirst = false;
+	const sending = (request: ItemRequest): ErpRequest => {
+		if (request.method !== 'GET') wrote = true;
+		return { ...request, itemIndex };
+	};
 	return {
 		itemIndex,
 		settings,
+		get wrote() {
+			return wrote && !looksFirst;
+		},
+		looksFirst() {
+			looksFirst = true;
+		},
 		request: async (request) =>
-			(await erpApiRequest.call(ctx, { ...request, itemIndex }, settings)) as IDataObject,
-		response: async (request) =>
-			await erpApiResponse.call(ctx, { ...request, itemIndex }, settings),
+			(await erpApiRequest.call(ctx, sending(request), settings)) as IDataObject,
+		response: async (request) => await erpApiResponse.call(ctx, sending(request), settings),
 		paginate: (path, qs, options = {}) =>
 			erpPaginate.call(ctx, path, qs, { ...options, itemIndex }, settings),
 		getMany: async (path, qs, options) =>

@@ -2,12 +2,11 @@
 // 1. every item's parameters are read and checked, without any request (`prepare`);
 // 2. the items' requests are sent, in order.
 // So a wrong value in any item stops the node before anything reaches the ERP (with Continue On
-// Fail, that item becomes an error item and the others run). The per-item loop, pairing and
-// continue-on-fail handling live here only.
-import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+// Fail, that item becomes a failed item and the others run). The per-item loop and pairing live
+// here only; what a failed item becomes, by Settings › On Error, in failedItem.ts.
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
-import { erpErrorToJson } from '../../shared/transport';
 import * as apiRequest from './apiRequest/ApiRequest.resource';
 import * as article from './article/Article.resource';
 import * as client from './client/Client.resource';
@@ -18,6 +17,8 @@ import * as stockMovement from './stockMovement/StockMovement.resource';
 import { withDecimalAmounts } from './amounts';
 import type { ItemErp, Prepared } from './erp';
 import { erpFor } from './erp';
+import { failedItem } from './failedItem';
+import { retryMemory } from './retries';
 
 /** Reads and checks one item's parameters (no request) and returns its request step. */
 type Operation = (this: IExecuteFunctions, itemIndex: number, erp: ItemErp) => Prepared;
@@ -48,22 +49,6 @@ const operations: Record<string, Record<string, Operation>> = {
 	generalLedger: { getAll: generalLedger.getAll.prepare },
 };
 
-/** The json of an error item: `error` (the message), `code` and `httpCode` of the API, details. */
-function errorJson(error: unknown): IDataObject {
-	const { message, ...facts } = erpErrorToJson(error);
-	return { error: message, ...facts };
-}
-
-/** The error as thrown when it is already a node error; anything else wrapped, with the item. */
-function asNodeError(
-	node: INode,
-	error: unknown,
-	itemIndex: number,
-): NodeApiError | NodeOperationError {
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
-	return new NodeOperationError(node, error as Error, { itemIndex });
-}
-
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operation = this.getNodeParameter('operation', 0) as string;
@@ -77,34 +62,38 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const items = this.getInputData();
 
 	// Pass 1: check every item.
-	const steps: Array<Prepared | IDataObject> = [];
+	const steps: Array<{ erp: ItemErp; send: Prepared } | { failed: INodeExecutionData }> = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
 			// The item's Request Options are read (and checked) once, here; every call is bound to the item.
 			const erp = erpFor(this, itemIndex);
-			steps.push(withDecimalAmounts(this, itemIndex, prepare.call(this, itemIndex, erp)));
+			const send = withDecimalAmounts(this, itemIndex, prepare.call(this, itemIndex, erp));
+			steps.push({ erp, send });
 		} catch (error) {
-			if (!this.continueOnFail()) throw asNodeError(this.getNode(), error, itemIndex);
-			steps.push(errorJson(error));
+			steps.push({ failed: failedItem(this, error, itemIndex) });
 		}
 	}
 
-	// Pass 2: send.
+	// Pass 2: send (what an earlier try of Retry On Fail must not send again, is not: retries.ts).
+	const memory = items.length > 0 ? retryMemory(this) : undefined;
 	const returnData: INodeExecutionData[] = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		const step = steps[itemIndex];
-		if (typeof step !== 'function') {
-			returnData.push({ json: step, pairedItem: { item: itemIndex } });
+		if ('failed' in step) {
+			returnData.push(step.failed);
 			continue;
 		}
+		const outcome = memory?.recall(itemIndex);
 		try {
-			const result = await step();
+			if (outcome && 'error' in outcome) throw outcome.error;
+			const result = outcome ? outcome.result : await step.send();
+			memory?.answered(itemIndex, result, step.erp.wrote);
 			for (const json of Array.isArray(result) ? result : [result]) {
 				returnData.push({ json, pairedItem: { item: itemIndex } });
 			}
 		} catch (error) {
-			if (!this.continueOnFail()) throw asNodeError(this.getNode(), error, itemIndex);
-			returnData.push({ json: errorJson(error), pairedItem: { item: itemIndex } });
+			if (!outcome) memory?.failed(itemIndex, error, step.erp.wrote);
+			returnData.push(failedItem(this, error, itemIndex));
 		}
 	}
 	return [returnData];

@@ -15,6 +15,7 @@
 //     (through: CredentialRead, a caller's way of reading it, e.g. shared by the trigger's deliveries)
 //   getListConventions(context, itemIndex?): Promise<ListConventions>   the credential's list names, nothing sent
 //   erpErrorToJson(error): { message, code, httpCode, details?, description? }   for continueOnFail items
+//   ERROR_MARK ('erp'): where an error keeps its ERP facts (error.context[ERROR_MARK]), for errors made outside
 //   requiredScopes(method, path, body?): string[];  EVENT_SCOPES: event -> scope; ErpEvent
 //   deriveIdempotencyKey(input), canonicalJson(value)   the automatic Idempotency-Key
 //   types ErpContext, ErpCredentialType, ErpRequest (method GET/POST/PATCH/PUT/DELETE, resendable?),
@@ -65,4 +66,4 @@ export { erpApiRequest, erpApiResponse } from './request';
 export { canonicalJson, deriveIdempotencyKey } from './attempt';
 export { erpGetMany, erpListAnswer, erpListPage, erpPaginate } from './pagination';
 export { MAX_PAGE_SIZE } from './pageSize';
-export { erpErrorToJson } from './apiError';
+export { ERROR_MARK, erpErrorToJson } from './apiError';

@@ -6,16 +6,19 @@ import {
 	invalid,
 	isBlank,
 	labelOf,
+	toBoolean,
 	toEnum,
 	toId,
 	toInteger,
 	toText,
 } from '../../../shared/validation';
+import { optionsCollection } from '../../../shared/descriptions';
 import { additionalFields, articleLocator, clientLocator, dateField } from '../common.descriptions';
 import type { ItemErp, Prepared } from '../erp';
 import { checkFields, fieldSpecs, source } from '../fields';
 import type { Locator } from '../locators';
 import { getLocatorId, readLocator, resolveArticleIds } from '../locators';
+import { issueOnce } from './oncePerReference';
 
 /** Shown above Lines (JSON) in fixed and expression mode alike (a hint hides in expression mode). */
 const JSON_LINES_NOTICE =
@@ -93,16 +96,30 @@ const properties: INodeProperties[] = [
 			'The invoice lines as a JSON array; other keys of a line are ignored, and each distinct reference is looked up once',
 		displayOptions: { show: { linesMode: ['json'] } },
 	},
-	additionalFields([
-		dateField('Date', 'date', 'Invoice date (API field date); today when empty'),
+	{
+		...additionalFields([
+			dateField('Date', 'date', 'Invoice date (API field date); today when empty'),
+			{
+				displayName: 'External Reference',
+				name: 'reference_externe',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. order #1042',
+				description:
+					'Your own reference for the invoice, for example the e-commerce order number (API field reference_externe)',
+				hint: "Set it to the order number: the node then issues at most one invoice per reference, even on a retry, a re-run or a changed order, whatever the ERP does with Idempotency-Key. Without it, only the ERP's Idempotency-Key guards against a second invoice.",
+			},
+		]),
+		hint: 'Add External Reference (the order number) so that an order never gets two invoices, even where the ERP ignores Idempotency-Key',
+	},
+	optionsCollection([
 		{
-			displayName: 'External Reference',
-			name: 'reference_externe',
-			type: 'string',
-			default: '',
-			placeholder: 'e.g. order #1042',
+			displayName: 'Check for an Existing Invoice',
+			name: 'checkExisting',
+			type: 'boolean',
+			default: true,
 			description:
-				'Your own reference for the invoice, for example the e-commerce order number (API field reference_externe). It also tells apart two invoices that are otherwise identical for the automatic idempotency key.',
+				'Whether to look for an invoice with the same External Reference before issuing: the same order gives that invoice back ("already_issued": true), a changed order an error naming it. Off: only the ERP\'s Idempotency-Key guards against a second invoice.',
 		},
 	]),
 ];
@@ -227,6 +244,13 @@ export function prepare(this: IExecuteFunctions, itemIndex: number, erp: ItemErp
 		extraSpecs,
 		this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject,
 	);
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const checkExisting =
+		options.checkExisting === undefined ||
+		toBoolean(
+			source(this, labelOf(properties, 'options', 'checkExisting'), itemIndex),
+			options.checkExisting,
+		);
 	return async () => {
 		const articleIds = await resolveArticleIds(this, erp, lines);
 		const body: IDataObject = {
@@ -238,6 +262,9 @@ export function prepare(this: IExecuteFunctions, itemIndex: number, erp: ItemErp
 			})),
 			...extra,
 		};
+		if (checkExisting && extra.reference_externe !== undefined) {
+			return await issueOnce(this, erp, body);
+		}
 		return await erp.request({ method: 'POST', path: '/factures', body });
 	};
 }

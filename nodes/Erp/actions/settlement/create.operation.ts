@@ -7,9 +7,12 @@ import {
 	invoiceLocator,
 	SETTLEMENT_MODES,
 } from '../common.descriptions';
+import { optionsCollection } from '../../../shared/descriptions';
+import { labelOf, toBoolean, toEnum } from '../../../shared/validation';
 import type { ItemErp, Prepared } from '../erp';
-import { checkFields, fieldSpecs } from '../fields';
+import { checkFields, fieldSpecs, source } from '../fields';
 import { getLocatorId } from '../locators';
+import { recordOnce, WHEN_PAID } from './oncePerReference';
 
 const properties: INodeProperties[] = [
 	invoiceLocator,
@@ -39,16 +42,49 @@ const properties: INodeProperties[] = [
 			{ name: 'Direct Debit (Prelevement)', value: 'prelevement' },
 		],
 	},
-	additionalFields([
-		dateField('Date', 'date', 'Date of the payment (API field date); today when empty'),
+	{
+		...additionalFields([
+			dateField('Date', 'date', 'Date of the payment (API field date); today when empty'),
+			{
+				displayName: 'Reference',
+				name: 'reference',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. bank transaction ID',
+				description: 'Your reference for the payment (API field reference)',
+				hint: 'Set it to the payment or order number: the node then records a payment at most once per invoice, even on a retry, a re-run or a changed order, whatever the ERP does with Idempotency-Key. Two real payments of the same invoice need two references.',
+			},
+		]),
+		hint: 'Add Reference (the payment or order number) so that a payment is never recorded twice, even where the ERP ignores Idempotency-Key',
+	},
+	optionsCollection([
 		{
-			displayName: 'Reference',
-			name: 'reference',
-			type: 'string',
-			default: '',
-			placeholder: 'e.g. bank transaction ID',
+			displayName: 'Check for an Existing Settlement',
+			name: 'checkExisting',
+			type: 'boolean',
+			default: true,
 			description:
-				'Your reference for the payment (API field reference). It also tells apart two equal payments of the same invoice.',
+				'Whether to look for a settlement with the same Reference on the invoice before recording: the same payment gives that settlement back ("already_recorded": true), another one an error naming it. Off: only the ERP\'s Idempotency-Key guards against recording it twice.',
+		},
+		{
+			displayName: 'If the Invoice Is Paid in Full',
+			name: 'whenPaid',
+			type: 'options',
+			default: 'error',
+			description:
+				'What to do when the invoice has nothing left to pay: nothing is recorded either way',
+			options: [
+				{
+					name: 'Stop With an Error',
+					value: 'error',
+					description: 'The item fails with the code invoice_already_paid',
+				},
+				{
+					name: 'Skip the Item',
+					value: 'skip',
+					description: 'The item goes on with "skipped": true and the invoice\'s state',
+				},
+			],
 		},
 	]),
 ];
@@ -72,6 +108,13 @@ export function prepare(this: IExecuteFunctions, itemIndex: number, erp: ItemErp
 		mode: this.getNodeParameter('mode', itemIndex),
 		...(this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject),
 	});
-	return async () =>
-		await erp.request({ method: 'POST', path: '/reglements', body: { facture_id, ...body } });
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const label = (name: string) => source(this, labelOf(properties, 'options', name), itemIndex);
+	const checks = {
+		checkExisting:
+			options.checkExisting === undefined ||
+			toBoolean(label('checkExisting'), options.checkExisting),
+		whenPaid: toEnum(label('whenPaid'), options.whenPaid ?? 'error', WHEN_PAID),
+	};
+	return async () => await recordOnce(this, erp, { facture_id, ...body }, checks);
 }

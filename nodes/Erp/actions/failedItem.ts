@@ -1,0 +1,44 @@
+// What becomes of an input item that failed (its parameters refused, or its request), by the
+// node's Settings › On Error, as n8n's own nodes do:
+// - Stop Workflow: the error is thrown, naming the item;
+// - Continue (regular output): an item on the success output, `{ error, code, httpCode,
+//   description?, details? }`;
+// - Continue (using error output): an item n8n moves to the error output. n8n-core
+//   (WorkflowExecute.handleNodeErrorOutput) moves an item whose json holds nothing but `error`,
+//   `message` and `details`, and gives it the input item's fields; so the ERP's facts go in
+//   `details`. (An item carrying `error` as an object is moved too, but n8n then replaces its json
+//   with the message alone: the ERP's facts and the input's fields would be lost.)
+import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { erpErrorToJson } from '../../shared/transport';
+
+/** The error as thrown when it is already a node error; anything else wrapped, with the item. */
+export function asNodeError(
+	node: INode,
+	error: unknown,
+	itemIndex: number,
+): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	return new NodeOperationError(node, error as Error, { itemIndex });
+}
+
+/** The json of a failed item under the node's On Error setting (see above). */
+function failedJson(ctx: IExecuteFunctions, error: unknown): IDataObject {
+	const { message, ...facts } = erpErrorToJson(error);
+	if (ctx.getNode().onError === 'continueErrorOutput') return { error: message, details: facts };
+	return { error: message, ...facts };
+}
+
+/**
+ * The item that stands for failed input item `itemIndex`, paired with it; throws the error
+ * (naming the item) unless the node continues on fail.
+ */
+export function failedItem(
+	ctx: IExecuteFunctions,
+	error: unknown,
+	itemIndex: number,
+): INodeExecutionData {
+	if (!ctx.continueOnFail()) throw asNodeError(ctx.getNode(), error, itemIndex);
+	return { json: failedJson(ctx, error), pairedItem: { item: itemIndex } };
+}

@@ -1,0 +1,136 @@
+// Invoice › Issue with an External Reference: at most one invoice per reference. The invoice
+// already issued with it comes back (`already_issued: true`) when it is the same order, and a
+// conflict error names it when the order changed; nothing is posted in either case.
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import type { ItemErp } from '../erp';
+import type { Difference, Lookup } from '../writeOnce';
+import { conflictError, findWritten, oneAtATime } from '../writeOnce';
+
+/** The option's label, as the messages name it. */
+export const CHECK_OPTION = 'Options › Check for an Existing Invoice';
+
+/** One line as compared: its article, quantity and, when the order gives it, its unit price. */
+interface ComparedLine {
+	article_id: string;
+	quantite: number;
+	prix_ht?: number;
+}
+
+function linesOf(body: IDataObject): ComparedLine[] {
+	return ((body.lignes as IDataObject[] | undefined) ?? []).map((line) => ({
+		article_id: String(line.article_id),
+		quantite: Number(line.quantite),
+		...(line.prix_ht === undefined || line.prix_ht === null
+			? {}
+			: { prix_ht: Number(line.prix_ht) }),
+	}));
+}
+
+/** Quantity per article, in first-seen order. */
+function quantities(lines: ComparedLine[]): Map<string, number> {
+	const total = new Map<string, number>();
+	for (const line of lines)
+		total.set(line.article_id, (total.get(line.article_id) ?? 0) + line.quantite);
+	return total;
+}
+
+/**
+ * What differs between the invoice found and the one asked for: the client, the quantity of each
+ * article, a unit price the order gives, the date the order gives. A price or a date the order
+ * leaves to the ERP is not compared.
+ */
+export function invoiceDifferences(found: IDataObject, wanted: IDataObject): Difference[] {
+	const differences: Difference[] = [];
+	if (String(found.client_id) !== String(wanted.client_id)) {
+		differences.push({
+			field: 'client_id',
+			message: `client ${String(found.client_id)} on the invoice, ${String(wanted.client_id)} here`,
+		});
+	}
+	const foundLines = linesOf(found);
+	const name = (articleId: string) => {
+		const line = ((found.lignes as IDataObject[] | undefined) ?? []).find(
+			(l) => String(l.article_id) === articleId,
+		);
+		return typeof line?.reference === 'string' ? `${line.reference} (${articleId})` : articleId;
+	};
+	const had = quantities(foundLines);
+	const asked = quantities(linesOf(wanted));
+	for (const articleId of new Set([...had.keys(), ...asked.keys()])) {
+		const [a, b] = [had.get(articleId) ?? 0, asked.get(articleId) ?? 0];
+		if (a !== b) {
+			differences.push({
+				field: 'lignes',
+				message: `quantity of ${name(articleId)}: ${a} on the invoice, ${b} here`,
+			});
+		}
+	}
+	for (const line of linesOf(wanted)) {
+		if (line.prix_ht === undefined || !had.has(line.article_id)) continue;
+		const prices = foundLines.filter((l) => l.article_id === line.article_id).map((l) => l.prix_ht);
+		if (!prices.includes(line.prix_ht)) {
+			differences.push({
+				field: 'lignes',
+				message: `unit price of ${name(line.article_id)}: ${prices.join(', ')} on the invoice, ${line.prix_ht} here`,
+			});
+		}
+	}
+	if (wanted.date !== undefined && String(found.date) !== String(wanted.date)) {
+		differences.push({
+			field: 'date',
+			message: `date ${String(found.date)} on the invoice, ${String(wanted.date)} here`,
+		});
+	}
+	return differences;
+}
+
+/**
+ * Issues the invoice `body` (which has `reference_externe`) unless one with that reference
+ * exists: the same one is returned with `already_issued: true`, another one is a conflict error.
+ */
+export async function issueOnce(
+	ctx: IExecuteFunctions,
+	erp: ItemErp,
+	body: IDataObject,
+): Promise<IDataObject> {
+	const reference = String(body.reference_externe);
+	const lookup: Lookup = {
+		path: '/factures',
+		qs: { reference_externe: reference },
+		matches: (invoice) => invoice.reference_externe === reference,
+		list: 'invoice list',
+		question: `an invoice with External Reference "${reference}" was already issued`,
+		twice: 'a second invoice for the same order',
+		option: CHECK_OPTION,
+		nothing: 'Nothing was issued.',
+	};
+	// Run again (n8n's Retry On Fail, retries.ts), this write looks first: safe to run again.
+	erp.looksFirst();
+	return await oneAtATime(ctx, erp, `invoice\n${reference}`, async () => {
+		const found = await findWritten(ctx, erp, lookup);
+		if (!found) {
+			const created = await erp.request({ method: 'POST', path: '/factures', body });
+			return { ...created, already_issued: false };
+		}
+		const differences = invoiceDifferences(found, body);
+		if (differences.length === 0) return { ...found, already_issued: true };
+		const named = `${String(found.numero)} (${String(found.id)})`;
+		throw conflictError(
+			ctx,
+			erp,
+			lookup,
+			{
+				found: `Invoice ${named} already has External Reference "${reference}", for another order`,
+				description: `An External Reference names one order, and this one changed since its invoice was issued (or the reference was used for another order). Correct invoice ${named} in the ERP, or give this order its own reference. To issue a second invoice anyway, turn off ${CHECK_OPTION}.`,
+				record: {
+					field: 'reference_externe',
+					message: `Already used by invoice ${named}`,
+					id: found.id,
+					numero: found.numero,
+				},
+			},
+			differences,
+		);
+	});
+}

@@ -1,0 +1,70 @@
+// What n8n's Retry On Fail (node Settings) may send again. n8n retries a node by running it
+// again over all its input items: when it threw (On Error: Stop Workflow), or when its first item
+// is a failed one (On Error: Continue). Each item's request already has the pack's own retries
+// (reads on 5xx, resets, timeouts; every request on 429, up to Max Rate-Limit Wait), so on such a
+// retry, in the same run of the node:
+// - an item whose write the ERP answered is not sent again: its answer is given again;
+// - an item that failed on a 429 is not sent again (the pack already waited as long as Max
+//   Rate-Limit Wait allows: a retry would wait again), nor an item whose write may have been
+//   applied (no answer, or a 5xx, after a POST, PATCH, PUT or DELETE went out): it fails again
+//   with the same error, saying so;
+// - every other item runs again (reads, and writes the ERP refused with a 4xx).
+// The memory is the run's own: kept with n8n's node context of this execution (a WeakMap, so
+// nothing is saved with the execution), per run index; a new execution starts afresh.
+import type { IContextObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { erpErrorToJson } from '../../shared/transport';
+import type { OperationResult } from './erp';
+
+type Outcome = { result: OperationResult } | { error: unknown };
+
+const runs = new WeakMap<IContextObject, Map<number, Map<number, Outcome>>>();
+
+/** Why a failed item is not sent again by Retry On Fail, or undefined when it may be. */
+function notAgain(error: unknown, wrote: boolean): string | undefined {
+	const { httpCode } = erpErrorToJson(error);
+	if (httpCode === 429) {
+		return 'Retry On Fail did not send it again: the node had already waited as long as Request Options › Max Rate-Limit Wait allows.';
+	}
+	if (wrote && (httpCode === null || Number(httpCode) >= 500)) {
+		return 'Retry On Fail did not send it again: the ERP may have applied it. Check in the ERP before sending it again.';
+	}
+	return undefined;
+}
+
+export interface RetryMemory {
+	/** What this item gave in an earlier try of this run, when it must not be sent again. */
+	recall(itemIndex: number): Outcome | undefined;
+	/** An item's answer; kept when it wrote (so a retry gives it again). */
+	answered(itemIndex: number, result: OperationResult, wrote: boolean): void;
+	/** An item's failure; kept when a retry must not send it again (see above). */
+	failed(itemIndex: number, error: unknown, wrote: boolean): void;
+}
+
+/** The memory of this run of the node; nothing is kept when Retry On Fail is off. */
+export function retryMemory(ctx: IExecuteFunctions): RetryMemory | undefined {
+	if (ctx.getNode().retryOnFail !== true) return undefined;
+	const context = ctx.getContext('node');
+	const byRun = runs.get(context) ?? new Map<number, Map<number, Outcome>>();
+	runs.set(context, byRun);
+	const runIndex = ctx.getWorkflowDataProxy(0).$runIndex as number;
+	const items = byRun.get(runIndex) ?? new Map<number, Outcome>();
+	byRun.set(runIndex, items);
+	return {
+		recall: (itemIndex) => items.get(itemIndex),
+		answered(itemIndex, result, wrote) {
+			if (wrote) items.set(itemIndex, { result });
+		},
+		failed(itemIndex, error, wrote) {
+			const why = notAgain(error, wrote);
+			if (why === undefined) return;
+			const described = error as { description?: unknown };
+			if (typeof described.description === 'string' && described.description !== '') {
+				described.description = `${described.description} ${why}`;
+			} else if (error && typeof error === 'object') {
+				described.description = why;
+			}
+			items.set(itemIndex, { error });
+		},
+	};
+}

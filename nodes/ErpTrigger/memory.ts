@@ -1,0 +1,134 @@
+// What a trigger node remembers in this n8n process, and for how long: one NodeMemory per trigger
+// node, keyed once by workflow id and node id (`nodeKey`), in one TriggerMemory per process. This
+// is the only module-level state of the triggers. A node's memory lasts until the process ends
+// (each field below says how long what it holds is kept); a restart of n8n empties it. What must
+// survive a restart is in the node's static data (the registration, the catch-up positions, the events that
+// ran: webhookLifecycle.ts, catchUp.ts, ranEvents.ts), which n8n saves.
+//
+// n8n builds the node classes once per process with no argument, so they use `processMemory`;
+// a test builds them with its own TriggerMemory (other limits, an earlier `since`), as a new
+// process would.
+import type { IDataObject, ICredentialDataDecryptedObject, INodeExecutionData } from 'n8n-workflow';
+
+/** Why a stored registration could not be kept (webhookLifecycle.ts, `inspectRegistration`). */
+export type LostReason = 'gone' | 'disabled' | 'otherUrl' | 'otherEvents' | 'noSecret';
+
+/** What a restore reports in the next item: when, why, and the new registration's id. */
+export interface RestoreNote {
+	restored_at: string;
+	reason: LostReason;
+	webhook_id: string;
+}
+
+/** A trigger running in this process: its `emit` (which saves its static data first), its data. */
+export interface LiveTrigger {
+	emit(item: IDataObject): void;
+	saved(): IDataObject;
+}
+
+/** A credential read shared by deliveries (credentialRead.ts): the one under way, the next. */
+export interface CredentialReads {
+	running?: Promise<ICredentialDataDecryptedObject>;
+	next?: Promise<ICredentialDataDecryptedObject>;
+}
+
+export interface NodeMemory {
+	/** The process memory's limits (TriggerMemory). */
+	readonly limits: MemoryLimits;
+	/**
+	 * Accepted deliveries, id -> signed Unix second, in the order accepted (replay.ts): those
+	 * inside the signature tolerance always (at most `maxLive`, then new ones are refused), and the
+	 * newest `maxRetired` older ones, for a sender's genuine retry.
+	 */
+	accepted: Map<string, number>;
+	/** Size of `accepted` at which the next sweep of old entries runs (replay.ts). */
+	nextSweepAt: number;
+	/** Events that ran, identity -> Unix second (ranEvents.ts): the newest `maxRanEvents`. */
+	ran: Map<string, number>;
+	/** The counted size of each saved memory object of the static data (ranEvents.ts). */
+	savedSizes: WeakMap<object, number>;
+	/** A restore not yet reported in an item (reports.ts): until the next item. */
+	restoreNote?: RestoreNote;
+	/**
+	 * The secret of the registration a scheduled check restored last (triggerRun.ts): n8n does not
+	 * save static data after a check, so deliveries are also tried with it, until the process ends.
+	 */
+	restoredSecret?: string;
+	/** Why checkExists found the registration lost, for the `create` n8n runs right after it. */
+	lostAtCheck?: LostReason;
+	/** Credential reads shared by deliveries, by mode, type and credential (credentialRead.ts). */
+	credentialReads: Map<string, CredentialReads>;
+	/** The trigger running in this process (triggerRun.ts): while it runs. */
+	live?: LiveTrigger;
+	/** A test delivery accepted by `webhook()`, until the manual trigger emits it (triggerRun.ts). */
+	testDelivery?: INodeExecutionData[][];
+	/** Warnings already logged, by kind (delivery.ts): once per process. */
+	warned: Set<string>;
+	/** The ERP Polling Trigger's poll is running (ErpPollingTrigger/poll.ts): while it runs. */
+	polling: boolean;
+}
+
+export interface MemoryLimits {
+	/** Unix second the memory began: deliveries signed earlier are refused (default: now). */
+	since: number;
+	/** Most accepted deliveries inside the tolerance held per node (default 100,000). */
+	maxLive: number;
+	/** Most accepted deliveries past the tolerance kept per node (default 1,000). */
+	maxRetired: number;
+	/** Most events that ran kept per node, in the process and in the static data (default 10,000). */
+	maxRanEvents: number;
+}
+
+export const DEFAULT_LIMITS: Omit<MemoryLimits, 'since'> = {
+	maxLive: 100_000,
+	maxRetired: 1_000,
+	maxRanEvents: 10_000,
+};
+
+/** What identifies a trigger node in a process: any n8n context gives it. */
+interface NodeContext {
+	getWorkflow(): { id?: string };
+	getNode(): { id: string };
+}
+
+/** The one key of a trigger node: workflow id and node id. */
+const nodeKey = (context: NodeContext): string =>
+	`${context.getWorkflow().id ?? ''}/${context.getNode().id}`;
+
+/** Every trigger node's memory in one n8n process. */
+export class TriggerMemory {
+	readonly limits: MemoryLimits;
+
+	private readonly nodes = new Map<string, NodeMemory>();
+
+	constructor(limits: Partial<MemoryLimits> = {}) {
+		this.limits = { since: Math.floor(Date.now() / 1000), ...DEFAULT_LIMITS, ...limits };
+	}
+
+	/** The memory of the node with this key (`nodeKey`), begun empty. */
+	node(key: string): NodeMemory {
+		let memory = this.nodes.get(key);
+		if (memory === undefined) {
+			memory = {
+				limits: this.limits,
+				accepted: new Map(),
+				nextSweepAt: this.limits.maxRetired + 1,
+				ran: new Map(),
+				savedSizes: new WeakMap(),
+				credentialReads: new Map(),
+				warned: new Set(),
+				polling: false,
+			};
+			this.nodes.set(key, memory);
+		}
+		return memory;
+	}
+
+	/** The memory of the context's node. */
+	of(context: NodeContext): NodeMemory {
+		return this.node(nodeKey(context));
+	}
+}
+
+/** This n8n process's memory, begun when n8n loads the nodes. */
+export const processMemory = new TriggerMemory();

@@ -1,0 +1,160 @@
+// One delivery, as the ERP Trigger's `webhook()` takes it, in five steps: check the signature,
+// read the event, refuse a replay (and remember the delivery), hand it over to a run, answer.
+// Each step is a function of its own; a step that refuses returns a Refusal, which is answered
+// without a run.
+import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+
+import type { ApiConventions } from '../shared/conventions';
+import { sharedReads } from './credentialRead';
+import type { Refusal } from './delivery';
+import { answer, handOver } from './delivery';
+import { isSelected, normalizeEvents, readEvent } from './events';
+import type { NodeMemory } from './memory';
+import { readOptions } from './options';
+import { checkAndRecord } from './replay';
+import { verifySignature, type WebhookHeaders } from './signature';
+import { isManual, resolveVerification } from './webhookLifecycle';
+
+/** A delivery whose signature was verified. */
+export interface Signed {
+	conventions: ApiConventions;
+	headers: WebhookHeaders;
+	rawBody: Buffer;
+	/** The signed id and Unix second, when the signature scheme signs them. */
+	id?: string;
+	timestamp?: number;
+}
+
+const refused = (status: number, body: IDataObject): Refusal => ({ status, body });
+
+/**
+ * Step 1: the delivery's signature, checked with the registration's secret (or the credential's,
+ * in manual mode), then with the secret of a registration a scheduled check restored in this
+ * process (n8n has not saved it yet).
+ */
+export async function checkSignature(
+	context: IWebhookFunctions,
+	memory: NodeMemory,
+	clock: { toleranceSeconds: number; nowSeconds: number },
+): Promise<Signed | Refusal> {
+	const req = context.getRequestObject();
+	const { conventions, secret, restoredSecret } = await resolveVerification(
+		context,
+		memory,
+		sharedReads(context, memory),
+	);
+	if (secret === undefined) {
+		return refused(401, {
+			error: 'not_configured',
+			message: isManual(context)
+				? 'No webhook secret is set in the credential'
+				: 'This trigger holds no registration secret',
+		});
+	}
+	// From 1.1, n8n leaves the body of a content type it does not parse unread.
+	if ((req.rawBody as Buffer | undefined) === undefined) await req.readRawBody();
+	// `headersDistinct` keeps duplicated headers apart (Node joins them in `headers`).
+	const headers = ((req as { headersDistinct?: WebhookHeaders }).headersDistinct ??
+		req.headers) as WebhookHeaders;
+	const verify = (key: string) =>
+		verifySignature(conventions.signature, {
+			secret: key,
+			headers,
+			rawBody: req.rawBody,
+			...clock,
+		});
+	let check = verify(secret);
+	if (!check.ok && restoredSecret !== undefined) {
+		const second = verify(restoredSecret);
+		if (second.ok) check = second;
+	}
+	if (!check.ok) return refused(401, { error: 'invalid_signature', reason: check.reason });
+	return { conventions, headers, rawBody: req.rawBody, id: check.id, timestamp: check.timestamp };
+}
+
+/** Step 2: the event in a signed delivery, with the id its replays are refused by. */
+export function readDelivery(
+	signed: Signed,
+	selection: string[],
+): { item: IDataObject; deliveryId: string } | Refusal {
+	const malformed = (message: string) => refused(400, { error: 'malformed_body', message });
+	let body: unknown;
+	try {
+		body = JSON.parse(signed.rawBody.toString('utf8'));
+	} catch {
+		return malformed('The body is not valid JSON');
+	}
+	const { event: conventions } = signed.conventions;
+	const event = readEvent(body, signed.headers, conventions);
+	if (!event.ok) return malformed(event.message);
+	// The signed id (Standard Webhooks), else the event's id in the body.
+	const deliveryId = signed.id ?? event.id;
+	if (deliveryId === undefined) {
+		return malformed(
+			`The event has no ID at ${conventions.idPath.join('.')}, so a replay could not be refused`,
+		);
+	}
+	if (!isSelected(selection, event.type)) {
+		return refused(200, { received: true, ignored: 'event_not_selected' });
+	}
+	const item: IDataObject = {
+		id: event.id ?? deliveryId,
+		type: event.type,
+		created_at: event.created_at as IDataObject['created_at'],
+		data: event.data as IDataObject['data'],
+	};
+	return { item, deliveryId };
+}
+
+/**
+ * Step 3: refuses a delivery already accepted, else remembers it (replay.ts), in one synchronous
+ * step. A scheme without a signed timestamp is remembered from its arrival: a replayed id is still
+ * refused, an old delivery never seen (or forgotten) cannot be.
+ */
+export function refuseReplay(
+	memory: NodeMemory,
+	delivery: { id: string; signedAt?: number },
+	nowSeconds: number,
+	toleranceSeconds: number,
+): Refusal | undefined {
+	const signedAt = delivery.signedAt ?? nowSeconds;
+	switch (checkAndRecord(memory, { id: delivery.id, signedAt }, nowSeconds, toleranceSeconds)) {
+		case 'accepted':
+			return undefined;
+		case 'duplicate':
+			return refused(200, { received: true, ignored: 'duplicate' });
+		case 'full':
+			return {
+				...refused(503, {
+					error: 'replay_memory_full',
+					message: 'Too many deliveries inside the signature tolerance window; retry later',
+				}),
+				retryAfter: Math.min(toleranceSeconds, 60),
+			};
+		case 'beforeMemory':
+			return refused(409, {
+				error: 'signed_before_restart',
+				message:
+					'Signed before this n8n process started, so it cannot be checked against earlier deliveries; resend it with a new signature',
+			});
+	}
+}
+
+/** The ERP Trigger's `webhook()`: the five steps, in order. */
+export async function receive(
+	context: IWebhookFunctions,
+	memory: NodeMemory,
+): Promise<IWebhookResponseData> {
+	const options = readOptions(context);
+	const now = Math.floor(Date.now() / 1000);
+	const { toleranceSeconds } = options;
+	const signed = await checkSignature(context, memory, { toleranceSeconds, nowSeconds: now });
+	if ('status' in signed) return answer(context, signed);
+	const selection = normalizeEvents(context.getNodeParameter('events', []));
+	const delivery = readDelivery(signed, selection);
+	if ('status' in delivery) return answer(context, delivery);
+	const replay = { id: delivery.deliveryId, signedAt: signed.timestamp };
+	const refusal = refuseReplay(memory, replay, now, toleranceSeconds);
+	if (refusal !== undefined) return answer(context, refusal);
+	return handOver(context, memory, delivery.item, options, signed.conventions);
+}
