@@ -21,7 +21,7 @@ import {
 import type { HttpAnswer } from './classify';
 import type { ResolvedCredential } from './credentials';
 import { notConnectedError, reconnectError, tlsVersionError } from './errors';
-import { settle } from './pacer';
+import { clockMs, settle } from './pacer';
 import type { Turn } from './pacer';
 import { readRateLimitHeaders } from './rateHeaders';
 import type { RateLimitInfo } from './rateHeaders';
@@ -144,7 +144,7 @@ export type AttemptResult =
 			answer?: HttpAnswer;
 			networkCode?: string;
 			failureText?: string;
-			/** When the outcome was known. */
+			/** When the outcome was known, by the pacer's clock (`clockMs`). */
 			atMs: number;
 	  };
 
@@ -200,9 +200,9 @@ export async function attemptOnce(
 		}
 	}
 
-	const atMs = Date.now();
+	const atMs = clockMs();
 	if (answer === undefined) {
-		settle(turn);
+		settle(turn, undefined, atMs);
 		return {
 			done: false,
 			outcome: { kind: 'network', code: networkCode },
@@ -211,9 +211,9 @@ export async function attemptOnce(
 			atMs,
 		};
 	}
-	const info = readRateLimitHeaders(answer.headers, atMs);
+	const info = readRateLimitHeaders(answer.headers, Date.now());
 	const apiCode = apiCodeOf(answer.body);
-	settle(turn, { status: answer.status, apiCode, info });
+	settle(turn, { status: answer.status, apiCode, info }, atMs);
 	if (answer.status >= 200 && answer.status < 300) {
 		if (!isUnreadableBody(answer.body, answer.status, options.method as HttpMethod)) {
 			const empty = answer.body === undefined || answer.body === null || answer.body === '';

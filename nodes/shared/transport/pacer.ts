@@ -20,11 +20,17 @@
 //   wait would pass it, with a clear error.
 //
 // The arithmetic takes the time as a parameter (unit tests drive it with fake time); `takeTurn`
-// wires it to Date.now() and n8n's `sleep`.
+// wires it to `clockMs` and n8n's `sleep`.
 import { createHash } from 'crypto';
 import { sleep } from 'n8n-workflow';
 
 import type { RateLimitInfo } from './rateHeaders';
+
+/**
+ * The clock of every wait and spacing (the attempt loop's too): monotonic, so a wall clock set
+ * back (NTP, or a test faking Date) never leaves a key waiting for a send it dates "later".
+ */
+export const clockMs = (): number => performance.now();
 
 /** The specification's rate limit, used while neither the ERP nor the credential says another. */
 export const SPEC_RATE_PER_MINUTE = 100;
@@ -120,9 +126,7 @@ export function intervalMs(pace: Pace, nowMs: number): number {
  */
 export function turnAtMs(pace: Pace, position: number, nowMs: number): number {
 	const interval = intervalMs(pace, nowMs);
-	// A clock set back (or a test's fake time undone) never leaves the key waiting for a send "later".
-	const last = Math.min(pace.lastSentMs, nowMs);
-	const head = Math.max(nowMs, pace.gateUntilMs, last + interval);
+	const head = Math.max(nowMs, pace.gateUntilMs, pace.lastSentMs + interval);
 	return head + position * interval;
 }
 
@@ -233,11 +237,9 @@ export async function wait(ms: number, signal?: AbortSignal): Promise<void> {
 		signal?.throwIfAborted();
 		if (left <= 0) return;
 		const slice = Math.min(left, WAIT_SLICE_MS);
-		const before = Date.now();
+		const before = clockMs();
 		await sleep(slice, signal);
-		// The time slept, as the clock says; a clock set back or jumping ahead counts the slice.
-		const slept = Date.now() - before;
-		left -= slept >= 0 && slept < 10 * slice + 50 ? slept : slice;
+		left -= clockMs() - before;
 	}
 }
 
@@ -253,10 +255,10 @@ export async function takeTurn(
 	key: string,
 	options: { deadlineMs: number; signal?: AbortSignal; first?: boolean; ratePerMinute?: number },
 ): Promise<Turn> {
-	prune(paces, Date.now());
+	prune(paces, clockMs());
 	let pace = paces.get(key);
 	if (pace === undefined) {
-		pace = newPace(Date.now());
+		pace = newPace(clockMs());
 		paces.set(key, pace);
 	}
 	pace.credentialRate = options.ratePerMinute;
@@ -265,7 +267,7 @@ export async function takeTurn(
 	else pace.queue.push(ticket);
 	try {
 		for (;;) {
-			const now = Date.now();
+			const now = clockMs();
 			pace.seen.set(ticket, now);
 			const ahead = pace.queue.slice(0, pace.queue.indexOf(ticket));
 			const live = ahead.filter((t) => now - (pace.seen.get(t) ?? now) <= 5 * WAIT_SLICE_MS);
@@ -282,11 +284,11 @@ export async function takeTurn(
 	}
 }
 
-/** Gives the turn back with what the answer said (nothing: no HTTP answer). Once only. */
-export function settle(turn: Turn, answer?: Omit<PaceAnswer, 'sentAtMs'>): void {
+/** Gives the turn back with what the answer (none: no HTTP answer) received at `atMs` said. Once only. */
+export function settle(turn: Turn, answer?: Omit<PaceAnswer, 'sentAtMs'>, atMs = clockMs()): void {
 	if (turn.settled) return;
 	turn.settled = true;
-	answered(turn.pace, answer && { ...answer, sentAtMs: turn.sentAtMs }, Date.now());
+	answered(turn.pace, answer && { ...answer, sentAtMs: turn.sentAtMs }, atMs);
 }
 
 /** Until when the turn's key is closed (a 429's wait, named or chosen). */

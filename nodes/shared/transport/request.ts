@@ -25,7 +25,7 @@ import {
 	waitCapError,
 } from './errors';
 import type { ErpErrorContext } from './errors';
-import { closedUntilMs, takeTurn, wait } from './pacer';
+import { clockMs, closedUntilMs, takeTurn, wait } from './pacer';
 import { DEFAULT_MAX_WAIT_SECONDS, isIdempotentMethod } from './settings';
 import type { ErpContext, ErpRequest, ErpRequestSettings, HttpMethod } from './settings';
 
@@ -148,7 +148,7 @@ export async function send(
 	const maxWaitSeconds = settings.maxWaitSeconds ?? DEFAULT_MAX_WAIT_SECONDS;
 	// Waits end early when the execution is cancelled (the signal exists in execute contexts).
 	const signal = (context as Partial<IExecuteFunctions>).getExecutionCancelSignal?.();
-	const startedAtMs = Date.now();
+	const startedAtMs = clockMs();
 	const deadlineMs = startedAtMs + maxWaitSeconds * 1000;
 	const options = httpOptions(context, resolved, request, settings);
 
@@ -215,7 +215,7 @@ async function failure(
 		return networkError(node, networkCode, resolved.host, errorContext, attempts, failureText);
 	}
 	if (stop.reason === 'dailyQuota') {
-		return dailyQuotaError(node, answer.body, stop.waitSeconds, last.atMs, errorContext);
+		return dailyQuotaError(node, answer.body, stop.waitSeconds, Date.now(), errorContext);
 	}
 	if (stop.reason === 'waitCap') {
 		const { waitSeconds = 0, waitedSeconds, estimated } = stop;
