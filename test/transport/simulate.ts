@@ -4,9 +4,9 @@
  * spread over `processes` processes (one pacer each: n8n queue-mode workers), against limiters in
  * a row (the sandbox's own algorithms, sandbox/limiters.ts: a gateway in front of the ERP, or the
  * ERP alone), each answering with budget headers, Retry-After only, or a bare 429. A request takes
- * its turn as the transport does (`turnAtMs`, a turn past Max Rate-Limit Wait taken at once), and
- * after a 429 the attempt loop's own decision (request.ts `decide`: a turn, first in line, or a
- * failure on time).
+ * its turn as the transport does (`turnByMs`: by Max Rate-Limit Wait at the latest, at once when
+ * the key is closed past it), and after a 429 the attempt loop's own decision (request.ts
+ * `decide`: a turn, first in line, or a failure on time).
  *
  * The control (`burst: true`) is the pacing of before, reduced to its rule: the headers are
  * permission, a request goes while the last answer said budget was left (minus those in flight),
@@ -18,7 +18,7 @@ import {
 	answered,
 	newPace,
 	sent,
-	turnAtMs,
+	turnByMs,
 } from '../../nodes/shared/transport/pacer';
 import type { RateLimitInfo } from '../../nodes/shared/transport/rateHeaders';
 import { DEFAULT_MAX_WAIT_SECONDS } from '../../nodes/shared/transport/settings';
@@ -138,7 +138,7 @@ export function simulate(options: SimulationOptions) {
 				return at(now + 20, check);
 			}
 			const deadline = startedAt + maxWaitSeconds * 1000;
-			const turn = Math.min(turnAtMs(pace, pace.queue.indexOf(ticket), now), deadline);
+			const turn = turnByMs(pace, pace.queue.indexOf(ticket), now, deadline);
 			if (turn <= now) return go();
 			at(Math.min(turn, now + WAIT_SLICE_MS), check);
 		};

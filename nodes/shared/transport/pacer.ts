@@ -16,8 +16,8 @@
 // - Every process finds its own share the same way (as TCP flows share a link): with budget
 //   headers each sees what the others used (the remaining count); with none, their 429s.
 // - The only end of waiting is the request's Max Rate-Limit Wait: a turn that would come later is
-//   taken then (the server's answer decides), and the attempt loop (request.ts) fails a 429 whose
-//   wait would pass it, with a clear error.
+//   taken then (the server's answer decides), at once when the key is closed past it (nothing to
+//   wait for), and the attempt loop (request.ts) fails a 429 whose wait would pass it, clearly.
 //
 // The arithmetic takes the time as a parameter (unit tests drive it with fake time); `takeTurn`
 // wires it to `clockMs` and n8n's `sleep`.
@@ -26,10 +26,7 @@ import { sleep } from 'n8n-workflow';
 
 import type { RateLimitInfo } from './rateHeaders';
 
-/**
- * The clock of every wait and spacing (the attempt loop's too): monotonic, so a wall clock set
- * back (NTP, or a test faking Date) never leaves a key waiting for a send it dates "later".
- */
+/** The clock of every wait (the attempt loop's too): monotonic, never set back like Date (NTP, tests). */
 export const clockMs = (): number => performance.now();
 
 /** The specification's rate limit, used while neither the ERP nor the credential says another. */
@@ -128,6 +125,13 @@ export function turnAtMs(pace: Pace, position: number, nowMs: number): number {
 	const interval = intervalMs(pace, nowMs);
 	const head = Math.max(nowMs, pace.gateUntilMs, pace.lastSentMs + interval);
 	return head + position * interval;
+}
+
+/** turnAtMs, by `deadlineMs` at the latest; `nowMs` when the key is closed past it (no use waiting). */
+export function turnByMs(pace: Pace, position: number, nowMs: number, deadlineMs: number): number {
+	return pace.gateUntilMs > deadlineMs
+		? nowMs
+		: Math.min(turnAtMs(pace, position, nowMs), deadlineMs);
 }
 
 /** A request is sent now. */
@@ -248,8 +252,8 @@ export type Turn = { pace: Pace; sentAtMs: number; settled: boolean };
 
 /**
  * Waits for the request's turn on its key, in the order of arrival (`first`: ahead of everyone,
- * for a request that was refused), and takes it. No turn is waited for past `deadlineMs` (the end
- * of the request's Max Rate-Limit Wait): the request goes then.
+ * for a request that was refused), and takes it, by `deadlineMs` (the end of the request's Max
+ * Rate-Limit Wait) at the latest (turnByMs).
  */
 export async function takeTurn(
 	key: string,
@@ -271,7 +275,7 @@ export async function takeTurn(
 			pace.seen.set(ticket, now);
 			const ahead = pace.queue.slice(0, pace.queue.indexOf(ticket));
 			const live = ahead.filter((t) => now - (pace.seen.get(t) ?? now) <= 5 * WAIT_SLICE_MS);
-			const at = Math.min(turnAtMs(pace, live.length, now), options.deadlineMs);
+			const at = turnByMs(pace, live.length, now, options.deadlineMs);
 			if (at <= now) {
 				sent(pace, now);
 				return { pace, sentAtMs: now, settled: false };
