@@ -12,15 +12,14 @@
  * Escape hatch for quick local loops only: ERP_SKIP_E2E=1 skips this file (never in CI).
  */
 import assert from 'node:assert/strict';
-import { afterAll, beforeAll, describe, it } from '@jest/globals';
+import { describe, it } from '@jest/globals';
 
 import type { RateLimitAlgorithm, RateLimitHeaderDialect } from '../../sandbox';
-import { EXAMPLE_IDS } from '../../scripts/examples';
 import { N8N_VERSION } from '../../scripts/n8n-env';
-import { keepFilesOnFailure, skipE2e } from '../../scripts/n8n-instance';
+import { skipE2e } from '../../scripts/n8n-instance';
 import { controlAtOnce, prepareBurst, specLimiter } from '../../scripts/order-burst';
-import { e2eLog, MINUTE, startE2e, type E2e } from './helpers';
-import { burstThroughN8n, orderExample } from './order-burst';
+import { e2eLog, MINUTE } from './helpers';
+import { useOrderExampleN8n } from './order-burst';
 
 const SKIP = skipE2e();
 const log = e2eLog('flash-sale');
@@ -39,29 +38,14 @@ const RUNS: Array<{
 (SKIP ? describe.skip : describe)(
 	`real n8n ${N8N_VERSION}: the flash sale, ${ORDERS} concurrent orders, one key, 100 per minute`,
 	() => {
-		let e2e: E2e;
-		const files = keepFilesOnFailure(log);
-		const { workflow, webhookPath } = orderExample();
-
-		beforeAll(async () => {
-			e2e = await startE2e({
-				folderPrefix: 'n8n-nodes-erp-e2e-flash-',
-				log,
-				files,
-				workflows: () => [workflow],
-			});
-			await e2e.rest.activate(EXAMPLE_IDS.orderToInvoice);
-		}, 75 * MINUTE);
-
-		afterAll(async () => {
-			await e2e?.stop();
-		}, 10 * MINUTE);
+		const n8n = useOrderExampleN8n('n8n-nodes-erp-e2e-flash-', log);
+		const { files } = n8n;
 
 		RUNS.forEach(({ algorithm, headers, maxRefusedShare }, index) => {
 			it(
 				`${algorithm}, ${headers}: every order invoiced once and paid, no execution failed, under ${maxRefusedShare * 100} % answered 429`,
 				files.track(async () => {
-					const sandbox = e2e.sandbox;
+					const sandbox = n8n.sandbox();
 					const limiter = specLimiter(algorithm, headers);
 					const control = await controlAtOnce(sandbox, limiter, `CTL${index}`);
 					assert.ok(control.asExpected, `the control: ${control.refused} of 110 refused`);
@@ -71,9 +55,8 @@ const RUNS: Array<{
 						tag: `E2EFS${index}${Date.now() % 100000}`,
 						...limiter,
 					});
-					const webhookUrl = `${e2e.n8n!.url}/webhook/${webhookPath}`;
 					const name = `${algorithm} ${headers}`;
-					const traffic = await burstThroughN8n(e2e, webhookUrl, plan, ORDERS * index, name);
+					const traffic = await n8n.burst(plan, ORDERS * index, name);
 					log(`${name}: ${traffic.refused} of ${traffic.requests} answered 429`);
 					assert.ok(
 						traffic.refused / traffic.requests < maxRefusedShare,

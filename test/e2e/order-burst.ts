@@ -6,13 +6,15 @@
  * rate-limits.test.ts, flash-sale.test.ts and nginx-limit.test.ts.
  */
 import assert from 'node:assert/strict';
+import { afterAll, beforeAll } from '@jest/globals';
 
 import { checkBurst, postOrders, sandboxStats } from '../../scripts/order-burst';
 import type { BurstPlan, BurstReport } from '../../scripts/order-burst';
 import { EXAMPLE_IDS, loadExamples, wireExample } from '../../scripts/examples';
 import type { Workflow } from '../../scripts/examples';
+import { keepFilesOnFailure } from '../../scripts/n8n-instance';
 import { expectCount, expectRuns } from './count';
-import type { E2e } from './helpers';
+import { MINUTE, startE2e, type E2e } from './helpers';
 
 /** The order-to-invoice example, wired for a test (no chat), and its production webhook's path. */
 export function orderExample(): { workflow: Workflow; webhookPath: string } {
@@ -72,4 +74,38 @@ export async function burstThroughN8n(
 	assert.equal(report!.missing, 0);
 	assert.equal(report!.duplicate, 0);
 	return { requests: traffic!.requests, refused: traffic!.refused, report: report! };
+}
+
+/**
+ * For a flash-sale file's describe block: real n8n with the order-to-invoice example active,
+ * started in beforeAll and stopped in afterAll. `burst` runs burstThroughN8n on the example's
+ * production webhook; `sandbox()` is the ERP n8n calls.
+ */
+export function useOrderExampleN8n(folderPrefix: string, log: (line: string) => void) {
+	let e2e: E2e | undefined;
+	const files = keepFilesOnFailure(log);
+	const { workflow, webhookPath } = orderExample();
+	beforeAll(async () => {
+		e2e = await startE2e({ folderPrefix, log, files, workflows: () => [workflow] });
+		await e2e.rest.activate(EXAMPLE_IDS.orderToInvoice);
+	}, 75 * MINUTE);
+	afterAll(async () => {
+		await e2e?.stop();
+	}, 10 * MINUTE);
+	const started = (): E2e => {
+		assert.ok(e2e, 'n8n is started in beforeAll');
+		return e2e;
+	};
+	return {
+		files,
+		sandbox: () => started().sandbox,
+		burst: async (plan: BurstPlan, runsBefore: number, name: string) =>
+			await burstThroughN8n(
+				started(),
+				`${started().n8n!.url}/webhook/${webhookPath}`,
+				plan,
+				runsBefore,
+				name,
+			),
+	};
 }

@@ -15,15 +15,14 @@
  * Escape hatch for quick local loops only: ERP_SKIP_E2E=1 skips this file (never in CI).
  */
 import assert from 'node:assert/strict';
-import { afterAll, beforeAll, describe, it } from '@jest/globals';
+import { describe, it } from '@jest/globals';
 
 import type { RateLimitHeaderDialect } from '../../sandbox';
-import { EXAMPLE_IDS } from '../../scripts/examples';
 import { N8N_VERSION } from '../../scripts/n8n-env';
-import { keepFilesOnFailure, skipE2e } from '../../scripts/n8n-instance';
+import { skipE2e } from '../../scripts/n8n-instance';
 import { prepareBurst } from '../../scripts/order-burst';
-import { e2eLog, MINUTE, startE2e, type E2e } from './helpers';
-import { burstThroughN8n, orderExample } from './order-burst';
+import { e2eLog, MINUTE } from './helpers';
+import { useOrderExampleN8n } from './order-burst';
 
 const SKIP = skipE2e();
 const log = e2eLog('rate-limits');
@@ -41,29 +40,14 @@ const RUNS: Array<{ dialect: RateLimitHeaderDialect; maxRefusedShare: number }> 
 (SKIP ? describe.skip : describe)(
 	`real n8n ${N8N_VERSION}: ${ORDERS} concurrent orders, one key, ${LIMIT} per ${WINDOW_SECONDS} s`,
 	() => {
-		let e2e: E2e;
-		const files = keepFilesOnFailure(log);
-		const { workflow, webhookPath } = orderExample();
-
-		beforeAll(async () => {
-			e2e = await startE2e({
-				folderPrefix: 'n8n-nodes-erp-e2e-rate-',
-				log,
-				files,
-				workflows: () => [workflow],
-			});
-			await e2e.rest.activate(EXAMPLE_IDS.orderToInvoice);
-		}, 75 * MINUTE);
-
-		afterAll(async () => {
-			await e2e?.stop();
-		}, 10 * MINUTE);
+		const n8n = useOrderExampleN8n('n8n-nodes-erp-e2e-rate-', log);
+		const { files } = n8n;
 
 		RUNS.forEach(({ dialect, maxRefusedShare }, index) => {
 			it(
 				`${dialect}: every order invoiced once and paid, no execution failed, under ${maxRefusedShare * 100} % answered 429`,
 				files.track(async () => {
-					const sandbox = e2e.sandbox;
+					const sandbox = n8n.sandbox();
 					const plan = await prepareBurst(sandbox, {
 						count: ORDERS,
 						tag: `E2ERL${index}${Date.now() % 100000}`,
@@ -71,8 +55,7 @@ const RUNS: Array<{ dialect: RateLimitHeaderDialect; maxRefusedShare: number }> 
 						windowSeconds: WINDOW_SECONDS,
 						headers: dialect,
 					});
-					const webhookUrl = `${e2e.n8n!.url}/webhook/${webhookPath}`;
-					const traffic = await burstThroughN8n(e2e, webhookUrl, plan, ORDERS * index, dialect);
+					const traffic = await n8n.burst(plan, ORDERS * index, dialect);
 					log(`${dialect}: ${traffic.refused} of ${traffic.requests} answered 429`);
 					assert.ok(
 						traffic.refused / traffic.requests < maxRefusedShare,
