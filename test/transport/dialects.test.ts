@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports */
 /**
- * Rate-limit header dialects (nodes/shared/transport/dialects.ts): each read into the same budget,
+ * Rate-limit header dialects (nodes/shared/transport/rateHeaders.ts): each read into the same budget,
  * chosen by the headers present; Unix-time resets in seconds and milliseconds; several policies;
  * garbage ignored. Pure functions with a fixed clock.
  */
