@@ -181,15 +181,12 @@ function p6Targets(s: {
 	single: boolean;
 	dialect: string;
 	ratePerMinute?: number;
-}): { refused?: number; ceiling?: number } {
-	if (s.dialect === 'bare') {
-		if (!s.single) return { refused: 0.15 };
-		if (s.ratePerMinute !== undefined) return { refused: 0.01, ceiling: 0.95 };
-		return { refused: 0.1, ceiling: 0.8 };
-	}
-	// Several processes and Retry-After only: the issue sets no target ("the best they can").
-	if (!s.single) return s.dialect === 'none' ? {} : { refused: 0.05 };
-	return s.dialect === 'none' ? { refused: 0.1, ceiling: 0.85 } : { refused: 0.01, ceiling: 0.95 };
+}): { refused?: number; ceiling?: number; drain?: number } {
+	// Issue 39: under 2 % where the ERP reports its budget; else under 10 % in one process and
+	// under 15 % across processes; one process drains within 1.3x of the ideal at the limiter's rate.
+	const headers = s.dialect !== 'bare' && s.dialect !== 'none';
+	if (!s.single) return { refused: headers ? 0.02 : 0.15 };
+	return headers ? { refused: 0.02, drain: 1.3 } : { refused: 0.1, drain: 1.3 };
 }
 
 function p6Rows(p6: P6Result): Row[] {
@@ -219,16 +216,17 @@ function p6Rows(p6: P6Result): Row[] {
 			target.ceiling === undefined ? '' : met((r.ceilingUse ?? 1) >= target.ceiling),
 		]);
 		rows.push([`${head} · accepted requests per order`, r.requestsPerOrder.toFixed(2), '8 (6 writes and lookups, 2 duplicate checks)', met(r.requestsPerOrder <= 8)]);
-		rows.push([`${head} · time to drain / ideal`, `${(s.drainMs / 1000).toFixed(1)} s / ${(s.idealMs / 1000).toFixed(1)} s`, '', '']);
+		const ratio = s.drainMs / s.idealMs;
+		rows.push([`${head} · time to drain / ideal at the limiter's rate`, `${(s.drainMs / 1000).toFixed(1)} s / ${(s.idealMs / 1000).toFixed(1)} s (x${ratio.toFixed(2)})`, target.drain === undefined ? '' : `≤ x${target.drain}`, target.drain === undefined ? '' : met(ratio <= target.drain)]);
 	}
 	for (const [name, why] of Object.entries(p6.skipped)) rows.push([`P6 ${name}`, `not run: ${why}`, '', '']);
 	for (const s of p6.simulated ?? []) {
-		const target = p6Targets({ single: !s.queue, dialect: 'bare', ratePerMinute: s.rated ? 1 : undefined });
-		const head = `P6 ${s.name}: 30 orders, one key, ${p6.limit} per ${p6.windowSeconds} s`;
-		rows.push([`${head} · share of requests answered 429`, `${(s.refusedShare * 100).toFixed(1)} % (${s.refused} of ${s.requests})`, target.refused === undefined ? '' : `< ${pct(target.refused)}`, target.refused === undefined ? '' : met(s.refusedShare < target.refused)]);
-		rows.push([`${head} · failed executions`, String(s.failed), '0', met(s.failed === 0)]);
-		rows.push([`${head} · ceiling use (windows filled, last one left out)`, percent(1)(s.ceilingUse), target.ceiling === undefined ? '' : `≥ ${pct(target.ceiling)}`, target.ceiling === undefined ? '' : met(s.ceilingUse >= target.ceiling)]);
-		rows.push([`${head} · time to drain / ideal`, `${(s.drainMs / 1000).toFixed(1)} s / ${(s.idealMs / 1000).toFixed(1)} s`, '', '']);
+		const head = `P6 ${s.name}: 30 orders, one key, 100 per minute`;
+		const ok = (pass: boolean) => (s.control ? `${met(pass)} (a control: expected to miss)` : met(pass));
+		rows.push([`${head} · share of requests answered 429`, `${(s.refusedShare * 100).toFixed(1)} % (${s.refused} of ${s.requests})`, `< ${pct(s.maxRefusedShare)}`, ok(s.refusedShare < s.maxRefusedShare)]);
+		rows.push([`${head} · failed executions`, String(s.failed), '0', ok(s.failed === 0)]);
+		const ratio = s.drainMs / s.idealMs;
+		rows.push([`${head} · time to drain / ideal at the limiter's rate`, `${(s.drainMs / 1000).toFixed(1)} s / ${(s.idealMs / 1000).toFixed(1)} s (x${ratio.toFixed(2)})`, s.maxDrainRatio === undefined ? '' : `≤ x${s.maxDrainRatio}`, s.maxDrainRatio === undefined ? '' : ok(ratio <= s.maxDrainRatio)]);
 	}
 	return rows;
 }

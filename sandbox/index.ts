@@ -11,6 +11,8 @@ export { call, control, errorCode, newSandboxKey, sandboxRequests, sandboxStats 
 export type { LoggedRequest } from './stats';
 export type { Answer, CallOptions, SandboxStats } from './client';
 export type { SandboxConfig, SandboxOptions } from './server';
+export { RATE_LIMIT_ALGORITHMS, UNPACED } from './limiters';
+export type { RateLimitAlgorithm } from './limiters';
 export { RATE_LIMIT_HEADER_DIALECTS } from './rateLimitHeaders';
 export type { RateLimitHeaderDialect } from './rateLimitHeaders';
 export type { SandboxConventions } from './conventions';

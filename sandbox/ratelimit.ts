@@ -1,21 +1,25 @@
-// Fixed-window rate limit per credential and a daily quota (UTC day), with rate-limit headers in
+// The rate limit per credential, in the configured algorithm (limiters.ts: fixed window by
+// default, sliding window, token bucket), and a daily quota (UTC day), with rate-limit headers in
 // the configured dialect (rateLimitHeaders.ts).
 import { ApiError } from './http';
+import { newLimiter } from './limiters';
+import type { Limiter, LimiterConfig } from './limiters';
 import { rateLimitHeaders } from './rateLimitHeaders';
 import type { RateLimitHeaderDialect } from './rateLimitHeaders';
 
 export interface RateLimitConfig {
-	rateLimit: { limit: number; windowSeconds: number } | false;
+	rateLimit: LimiterConfig | false;
 	dailyQuota: number;
 	/** The header dialect answers carry (default ietf-fields). */
 	rateLimitHeaders?: RateLimitHeaderDialect;
 }
 
 interface Bucket {
+	/** The end of the current window of the stats. */
 	windowEnd: number;
-	used: number;
 	day: string;
 	dayUsed: number;
+	limiter?: Limiter;
 }
 
 /** One rate-limit window of one credential: requests accepted and refused in it. */
@@ -61,25 +65,17 @@ export class RateLimiter {
 	}
 
 	/**
-	 * Counts one request for `bucket`. A window starts at the first request after the previous one ended
-	 * and lasts exactly `windowSeconds`; `RateLimit-Reset` is rounded up, so a client that waits that long
-	 * always lands in a new window. Refused requests are not counted.
+	 * Counts one request for `bucket` with the configured algorithm (limiters.ts); refused requests
+	 * are not counted. The stats' windows are `windowSeconds` long, each starting at the first
+	 * request after the previous one ended, whatever the algorithm.
 	 */
 	take(bucketId: string, nowMs: number): { headers: Record<string, string>; error?: ApiError } {
 		const { rateLimit, dailyQuota } = this.config();
 		const dialect = this.config().rateLimitHeaders ?? 'ietf-fields';
-		const headersOf = (limit: number, remaining: number, reset: string, windowSeconds: number) =>
-			rateLimitHeaders(dialect, {
-				limit,
-				remaining,
-				resetSeconds: Number(reset),
-				windowSeconds,
-				nowMs,
-			});
 		const day = new Date(nowMs).toISOString().slice(0, 10);
 		let b = this.buckets.get(bucketId);
 		if (!b) {
-			b = { windowEnd: 0, used: 0, day, dayUsed: 0 };
+			b = { windowEnd: 0, day, dayUsed: 0, limiter: rateLimit ? newLimiter(rateLimit) : undefined };
 			this.buckets.set(bucketId, b);
 		}
 		if (b.day !== day) {
@@ -88,7 +84,6 @@ export class RateLimiter {
 		}
 		if (rateLimit && nowMs >= b.windowEnd) {
 			b.windowEnd = nowMs + rateLimit.windowSeconds * 1000;
-			b.used = 0;
 			const previous = this.current.get(bucketId);
 			if (previous) this.ended.push(previous);
 			if (this.ended.length > MAX_WINDOWS) this.ended.shift();
@@ -99,9 +94,15 @@ export class RateLimiter {
 			});
 		}
 		if (b.dayUsed >= dailyQuota) {
-			const wait = String(secondsUntil(nextUtcMidnight(nowMs) - nowMs));
+			const wait = secondsUntil(nextUtcMidnight(nowMs) - nowMs);
 			const headers: Record<string, string> = rateLimit
-				? headersOf(rateLimit.limit, 0, wait, rateLimit.windowSeconds)
+				? rateLimitHeaders(dialect, {
+						limit: rateLimit.limit,
+						remaining: 0,
+						resetSeconds: wait,
+						windowSeconds: rateLimit.windowSeconds,
+						nowMs,
+					})
 				: {};
 			return {
 				headers,
@@ -111,34 +112,32 @@ export class RateLimiter {
 					`The daily quota of ${dailyQuota} requests is used up; it renews at 00:00 UTC`,
 					undefined,
 					{
-						'Retry-After': wait,
+						'Retry-After': String(wait),
 					},
 				),
 			};
 		}
-		if (!rateLimit) {
+		if (!rateLimit || !b.limiter) {
 			b.dayUsed++;
 			return { headers: {} };
 		}
-		const reset = String(secondsUntil(b.windowEnd - nowMs));
-		if (b.used >= rateLimit.limit) {
+		const verdict = b.limiter.take(nowMs);
+		const headers = rateLimitHeaders(dialect, { ...verdict, nowMs });
+		if (!verdict.accepted) {
 			this.record(bucketId, 'refused');
 			return {
-				headers: headersOf(rateLimit.limit, 0, reset, rateLimit.windowSeconds),
+				headers,
 				error: new ApiError(
 					429,
 					'rate_limited',
 					`Rate limit of ${rateLimit.limit} requests per ${rateLimit.windowSeconds} s exceeded`,
 					undefined,
-					dialect === 'bare' ? {} : { 'Retry-After': reset },
+					dialect === 'bare' ? {} : { 'Retry-After': String(verdict.resetSeconds) },
 				),
 			};
 		}
-		b.used++;
 		b.dayUsed++;
 		this.record(bucketId, 'accepted');
-		return {
-			headers: headersOf(rateLimit.limit, rateLimit.limit - b.used, reset, rateLimit.windowSeconds),
-		};
+		return { headers };
 	}
 }

@@ -1,5 +1,6 @@
 // The single description of every resource and request body of the sandbox (zod/v4).
 import { z } from 'zod/v4';
+import { RATE_LIMIT_ALGORITHMS } from './limiters';
 import { RATE_LIMIT_HEADER_DIALECTS } from './rateLimitHeaders';
 
 export const SCOPES = [
@@ -250,7 +251,12 @@ export const controlConfigSchema = z.object({
 	rateLimit: z
 		.union([
 			z.literal(false),
-			z.object({ limit: z.int().min(1), windowSeconds: z.number().positive() }),
+			z.object({
+				limit: z.int().min(1),
+				windowSeconds: z.number().positive(),
+				algorithm: z.enum(RATE_LIMIT_ALGORITHMS).optional(),
+				burst: z.int().min(1).optional(),
+			}),
 		])
 		.optional(),
 	dailyQuota: z.int().min(1).optional(),

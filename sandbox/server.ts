@@ -17,6 +17,7 @@ import { Faults } from './faults';
 import { ApiError, errorReply, json, parseJson, readRawBody, type Reply, Router } from './http';
 import { IdempotencyStore } from './idempotency';
 import { DEFAULT_TOKEN_LIFETIMES, OAuthServer, type TokenLifetimes } from './oauth';
+import type { LimiterConfig } from './limiters';
 import { RateLimiter } from './ratelimit';
 import type { RateLimitHeaderDialect } from './rateLimitHeaders';
 import type { ControlConfig } from './schemas';
@@ -34,7 +35,7 @@ export interface SandboxOptions {
 	host?: string;
 	articles?: number;
 	seed?: number;
-	rateLimit?: { limit: number; windowSeconds: number } | false;
+	rateLimit?: LimiterConfig | false;
 	dailyQuota?: number;
 	quiet?: boolean;
 	tokenLifetimes?: Partial<TokenLifetimes>;
@@ -57,7 +58,7 @@ export type IdempotencyKeys = 'keep' | 'ignore';
 export type ListFilters = 'apply' | 'ignore';
 
 export interface SandboxConfig {
-	rateLimit: { limit: number; windowSeconds: number } | false;
+	rateLimit: LimiterConfig | false;
 	dailyQuota: number;
 	tokenLifetimes: TokenLifetimes;
 	webhookRetry: WebhookRetry;

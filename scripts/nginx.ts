@@ -133,11 +133,50 @@ export async function startNginx(
 	folder: string,
 	log: Log,
 ): Promise<RunningNginx> {
+	const running = await runNginx(webhookSite(site), site.listen, folder, log);
+	log(`nginx (${site.balance ?? 'by-path'}) on 127.0.0.1:${site.listen}`);
+	return running;
+}
+
+/**
+ * A rate limiter nobody here wrote in front of `upstream` (host:port): nginx's `limit_req`, a
+ * leaky bucket per API key (the Authorization header) at `perMinute` with `burst`, `nodelay`,
+ * answering a bare 429 (no Retry-After, no budget header), as API gateways are deployed.
+ */
+export function limiterSite(site: {
+	listen: number;
+	upstream: string;
+	perMinute: number;
+	burst: number;
+}): string {
+	return [
+		`limit_req_zone $http_authorization zone=erp_keys:1m rate=${site.perMinute}r/m;`,
+		'server {',
+		`    listen ${site.listen};`,
+		'    location / {',
+		`        limit_req zone=erp_keys burst=${site.burst} nodelay;`,
+		'        limit_req_status 429;',
+		`        proxy_pass http://${site.upstream};`,
+		'        proxy_http_version 1.1;',
+		'        proxy_set_header Host $host;',
+		'    }',
+		'}',
+		'',
+	].join('\n');
+}
+
+/** Runs Debian's nginx (installed when missing) with `site`, a server block on `listen`. */
+export async function runNginx(
+	site: string,
+	listen: number,
+	folder: string,
+	log: Log,
+): Promise<RunningNginx> {
 	if (!has('nginx')) ensureDebianPackages(['nginx'], log);
 	fs.mkdirSync(path.join(folder, 'temp'), { recursive: true });
 	fs.chmodSync(path.join(folder, 'temp'), 0o777); // nginx's workers run as an unprivileged user
 	const configFile = path.join(folder, 'nginx.conf');
-	fs.writeFileSync(configFile, mainConfig(folder, webhookSite(site)));
+	fs.writeFileSync(configFile, mainConfig(folder, site));
 	const running = await startBackground({
 		name: 'nginx',
 		command: 'nginx',
@@ -145,15 +184,14 @@ export async function startNginx(
 		cwd: folder,
 		env: process.env,
 		logFile: path.join(folder, 'nginx.log'),
-		ready: async () => await listening(site.listen),
+		ready: async () => await listening(listen),
 		timeoutMs: 60_000,
 		stopSignal: 'SIGQUIT', // graceful
 	});
-	log(`nginx (${site.balance ?? 'by-path'}) on 127.0.0.1:${site.listen}`);
 	const accessLog = path.join(folder, 'access.log');
 	return {
 		...running,
-		url: `http://127.0.0.1:${site.listen}`,
+		url: `http://127.0.0.1:${listen}`,
 		requests: () =>
 			(fs.existsSync(accessLog) ? fs.readFileSync(accessLog, 'utf8') : '')
 				.split('\n')

@@ -9,6 +9,7 @@
  *   limit, then checks every order: exactly one invoice with its number in `reference_externe`,
  *   paid in full by one settlement.
  */
+import type { RateLimitAlgorithm } from '../sandbox/limiters';
 import type { RateLimitHeaderDialect } from '../sandbox/rateLimitHeaders';
 import { SCOPES } from '../sandbox/schemas';
 
@@ -99,6 +100,9 @@ export async function prepareBurst(
 		windowSeconds: number;
 		/** The header dialect the sandbox reports the limit in (default: ietf-fields). */
 		headers?: RateLimitHeaderDialect;
+		/** The sandbox's limiter (default: its fixed window) and a token bucket's size. */
+		algorithm?: RateLimitAlgorithm;
+		burst?: number;
 	},
 ): Promise<BurstPlan> {
 	const checkKey = await freshKey(sandbox, `burst checks ${options.tag}`);
@@ -122,7 +126,12 @@ export async function prepareBurst(
 		};
 	});
 	await sandboxControl(sandbox.url, 'config', {
-		rateLimit: { limit: options.limit, windowSeconds: options.windowSeconds },
+		rateLimit: {
+			limit: options.limit,
+			windowSeconds: options.windowSeconds,
+			algorithm: options.algorithm,
+			burst: options.burst,
+		},
 		rateLimitHeaders: options.headers ?? 'ietf-fields',
 	});
 	return { orders, limit: options.limit, windowSeconds: options.windowSeconds, checkKey };
@@ -248,4 +257,36 @@ export async function sandboxStats(sandbox: SandboxUrls): Promise<Stats> {
 /** The ideal time to drain `accepted` requests at `limit` per window: the windows it needs, the last one started. */
 export function idealDrainMs(accepted: number, limit: number, windowSeconds: number): number {
 	return (Math.ceil(accepted / limit) - 1) * windowSeconds * 1000;
+}
+
+/** A limiter of the sandbox at the specification's 100 per minute (a token bucket: burst 10, as nginx). */
+export function specLimiter(algorithm: RateLimitAlgorithm, headers: RateLimitHeaderDialect) {
+	const burst = algorithm === 'token-bucket' ? 10 : undefined;
+	return { limit: 100, windowSeconds: 60, headers, algorithm, burst };
+}
+
+/**
+ * The counters' control: 110 requests at once on a key of its own against `limiter`; how many the
+ * sandbox's stats count as refused, and whether that is what the limiter says (a window refuses
+ * exactly the overflow, 10; a bucket of 10 at 100 a minute refills a little meanwhile: 90 or more).
+ */
+export async function controlAtOnce(
+	sandbox: SandboxUrls,
+	limiter: ReturnType<typeof specLimiter>,
+	tag: string,
+): Promise<{ refused: number; asExpected: boolean }> {
+	await prepareBurst(sandbox, { count: 1, tag, ...limiter });
+	const key = await freshKey(sandbox, `control ${tag}`);
+	const before = await sandboxStats(sandbox);
+	await Promise.all(
+		Array.from({ length: 110 }, async () => {
+			const answer = await fetch(`${sandbox.baseUrl}/articles?limit=1`, {
+				headers: { authorization: `Bearer ${key}` },
+			});
+			await answer.text();
+		}),
+	);
+	const after = await sandboxStats(sandbox);
+	const refused = (after.byStatus['429'] ?? 0) - (before.byStatus['429'] ?? 0);
+	return { refused, asExpected: limiter.burst === undefined ? refused === 10 : refused >= 90 };
 }

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, it } from '@jest/globals';
 
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { DEMO_KEYS, startSandbox } from '../../sandbox';
+import { DEMO_KEYS, UNPACED, startSandbox } from '../../sandbox';
 import type { SandboxHandle } from '../../sandbox';
 import { TestCredentials, runWorkflow } from '../harness';
 import type { RunWorkflowResult } from '../harness';
@@ -141,7 +141,8 @@ function account(
 }
 
 beforeAll(async () => {
-	sandbox = await startSandbox({ port: 0, rateLimit: false, articles: 50 });
+	// A limit the nodes read in the headers, too high to refuse anything: no pacing in the way.
+	sandbox = await startSandbox({ port: 0, rateLimit: UNPACED, articles: 50 });
 	credentials = new TestCredentials({
 		erpApi: { apiKey: DEMO_KEYS.full, environment: 'sandbox', baseUrl: sandbox.baseUrl },
 	});

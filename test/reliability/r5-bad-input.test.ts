@@ -18,7 +18,7 @@ import type {
 	NodeParameterValueType,
 } from 'n8n-workflow';
 
-import { DEMO_KEYS, startSandbox } from '../../sandbox';
+import { DEMO_KEYS, UNPACED, startSandbox } from '../../sandbox';
 import type { SandboxHandle } from '../../sandbox';
 import { TestCredentials, loadNodeType, runWorkflow } from '../harness';
 import { api, control } from '../trigger/helpers';
@@ -326,7 +326,8 @@ const sandboxRequests = async (): Promise<number> =>
 	(await control(sandbox, 'GET', '/stats')).body.requests as number;
 
 beforeAll(async () => {
-	sandbox = await startSandbox({ port: 0, rateLimit: false, articles: 20 });
+	// A limit the nodes read in the headers, too high to refuse anything: no pacing in the way.
+	sandbox = await startSandbox({ port: 0, rateLimit: UNPACED, articles: 20 });
 	credentials = new TestCredentials({
 		erpApi: { apiKey: DEMO_KEYS.full, environment: 'sandbox', baseUrl: sandbox.baseUrl },
 	});

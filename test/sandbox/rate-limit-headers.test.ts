@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 
-import { readRateLimitHeaders } from '../../nodes/shared/transport/rateLimit';
+import { readRateLimitHeaders } from '../../nodes/shared/transport/rateHeaders';
 import { RATE_LIMIT_HEADER_DIALECTS, control } from '../../sandbox';
 import { useSandbox } from '../harness/sandbox';
 

@@ -38,7 +38,7 @@ describe('a bare 429', () => {
 		assert.equal(result.success, false);
 		assert.match(
 			result.error?.message ?? '',
-			/The ERP API rate limit is still exceeded after waiting \d+ s; it names no wait, and its window is expected to reopen in \d+ s, past the Max Rate-Limit Wait of 5 s/,
+			/The ERP API rate limit is still exceeded after waiting \d+ s; it names no wait, and the key is slowed down until \d+ s from now, past the Max Rate-Limit Wait of 5 s/,
 		);
 		assert.doesNotMatch(
 			String((result.error as IDataObject | undefined)?.description),

@@ -15,7 +15,7 @@ import { describe, test } from '@jest/globals';
 import { NodeApiError } from 'n8n-workflow';
 
 import { answerFromError, networkCodeFromError } from '../../nodes/shared/transport/classify';
-import { errorChain } from '../../nodes/shared/transport/errorJson';
+import { errorChain } from '../../nodes/shared/transport/apiError';
 import { erpNode } from './helpers';
 
 const node = erpNode;

@@ -2,7 +2,7 @@
 /**
  * The credential's optional Rate Limit (Requests per Minute) (issue 30): on both credential types,
  * off by default; a bad value refused before anything is sent, naming the field; and never above
- * what the server reports in headers (fake time: a budget the headers tell is not spaced).
+ * what the server reports in headers (fake time).
  */
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, test } from '@jest/globals';
@@ -11,12 +11,7 @@ import { DEMO_KEYS, startSandbox } from '../../sandbox';
 import type { SandboxHandle } from '../../sandbox';
 import { ErpApi } from '../../credentials/ErpApi.credentials';
 import { ErpOAuth2Api } from '../../credentials/ErpOAuth2Api.credentials';
-import {
-	newBudget,
-	observeAnswer,
-	paceDecision,
-	reserve,
-} from '../../nodes/shared/transport/budget';
+import { answered, newPace, sent, turnAtMs } from '../../nodes/shared/transport/pacer';
 import { runWorkflow, TestCredentials } from '../harness';
 import { ERP } from '../erp/setup';
 import { stats } from './helpers';
@@ -73,26 +68,19 @@ describe("the credential's Rate Limit (Requests per Minute)", () => {
 		}
 	});
 
-	test('never overrides a budget the server reports in headers (fake time)', () => {
-		const budget = newBudget(NOW);
+	test('never overrides the rate the server reports in headers (fake time)', () => {
+		const pace = newPace(NOW);
 		// 1 per minute: a minute between requests if it applied.
-		budget.learned.ratePerMinute = 1;
-		reserve(budget, NOW, true);
+		pace.credentialRate = 1;
+		sent(pace, NOW);
 		const info = { limit: 10, remaining: 9, resetSeconds: 10 };
-		observeAnswer(budget, { status: 200, info, sentAtMs: NOW, probe: true, paced: true }, NOW + 5);
-		for (const position of [0, 3]) {
-			assert.deepEqual(paceDecision(budget, position, NOW + 5), { action: 'send', probe: false });
-		}
+		answered(pace, { status: 200, info, sentAtMs: NOW }, NOW + 5);
+		assert.ok(turnAtMs(pace, 0, NOW + 5) - NOW < 1200, 'spaced at about 10 per 10 s');
 		// Control: the same rate with no headers spaces the next request by a minute.
-		const bare = newBudget(NOW);
-		bare.learned.ratePerMinute = 1;
-		reserve(bare, NOW, true);
-		observeAnswer(
-			bare,
-			{ status: 200, info: {}, sentAtMs: NOW, probe: true, paced: true },
-			NOW + 5,
-		);
-		const spaced = paceDecision(bare, 0, NOW + 5);
-		assert.ok(spaced.action === 'wait' && spaced.ms > 59_000, JSON.stringify(spaced));
+		const bare = newPace(NOW);
+		bare.credentialRate = 1;
+		sent(bare, NOW);
+		answered(bare, { status: 200, info: {}, sentAtMs: NOW }, NOW + 5);
+		assert.ok(turnAtMs(bare, 0, NOW + 5) - NOW > 59_000);
 	});
 });

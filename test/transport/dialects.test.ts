@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports */
 /**
- * Rate-limit header dialects (nodes/shared/transport/dialects.ts): each read into the same budget,
+ * Rate-limit header dialects (nodes/shared/transport/rateHeaders.ts): each read into the same budget,
  * chosen by the headers present; Unix-time resets in seconds and milliseconds; several policies;
  * garbage ignored. Pure functions with a fixed clock.
  */
@@ -10,9 +10,9 @@ import { describe, test } from '@jest/globals';
 import {
 	MAX_RESET_SECONDS,
 	readBudget,
+	readRateLimitHeaders,
 	resetSecondsOf,
-} from '../../nodes/shared/transport/dialects';
-import { readRateLimitHeaders } from '../../nodes/shared/transport/rateLimit';
+} from '../../nodes/shared/transport/rateHeaders';
 
 const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
 const NOW_S = NOW / 1000;

@@ -9,15 +9,19 @@ import { describe, test } from '@jest/globals';
 
 import { NodeOperationError } from 'n8n-workflow';
 
-import { readApiError, redactSecrets, secretsOf } from '../../nodes/shared/transport/apiError';
-import { erpErrorToJson } from '../../nodes/shared/transport/errorJson';
+import {
+	erpErrorToJson,
+	readApiError,
+	redactSecrets,
+	secretsOf,
+} from '../../nodes/shared/transport/apiError';
 import { httpStatusError } from '../../nodes/shared/transport/errors';
-import { requiredScopes } from '../../nodes/shared/transport/scopes';
+import { requiredScopes } from '../../nodes/shared/transport/settings';
 import {
 	canonicalJson,
 	deriveIdempotencyKey,
 	resolveIdempotencyKey,
-} from '../../nodes/shared/transport/idempotency';
+} from '../../nodes/shared/transport/attempt';
 import { erpNode } from './helpers';
 
 const node = erpNode;

@@ -1,22 +1,31 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports */
 /**
- * Unit tests with fake time and fake randomness for the rate-limit headers and the retry policy
- * (nodes/shared/transport/rateLimit.ts). The integration tests prove the same behaviour
- * against the sandbox; these pin the numbers. A 429 is not the retry policy's: every 429 is a
- * turn or a failure on time (rateLimited.ts, rateLimited.test.ts).
+ * Unit tests with fake time and fake randomness for the rate-limit headers (rateHeaders.ts) and
+ * the retry policy (request.ts `decide`). The integration tests prove the same behaviour against
+ * the sandbox; these pin the numbers. A 429 is not the retry policy's: every 429 is a turn or a
+ * failure on time (pacer.test.ts).
  */
 import assert from 'node:assert/strict';
 import { describe, test } from '@jest/globals';
 
+import type { AttemptOutcome } from '../../nodes/shared/transport/attempt';
+import { parseRetryAfter, readRateLimitHeaders } from '../../nodes/shared/transport/rateHeaders';
 import {
 	BACKOFF_CAP_SECONDS,
 	MAX_RETRIES,
 	backoffSeconds,
-	decideRetry,
-	parseRetryAfter,
-	readRateLimitHeaders,
-} from '../../nodes/shared/transport/rateLimit';
-import type { AttemptOutcome } from '../../nodes/shared/transport/rateLimit';
+	decide,
+} from '../../nodes/shared/transport/request';
+import type { HttpMethod } from '../../nodes/shared/transport/settings';
+
+/** The retry policy for an answer other than a 429, `retry` retries made so far. */
+const decideRetry = (
+	outcome: AttemptOutcome,
+	method: HttpMethod,
+	retry: number,
+	maxWaitSeconds: number,
+	random: () => number,
+) => decide(outcome, { method }, { retry, maxWaitSeconds, waitedMs: 0, closedForMs: 0 }, random);
 
 const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
 const fixed = (value: number) => () => value;
@@ -183,4 +192,4 @@ describe('retry policy', () => {
 	});
 });
 
-// Pacing (budgets, slots, windows) is covered in pacing.test.ts.
+// The pacer (spacing, a 429 slowing the key down) is covered in pacer.test.ts.

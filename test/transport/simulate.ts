@@ -1,213 +1,188 @@
 /**
- * Discrete-event simulation of the pacing (nodes/shared/transport/budget.ts) with fake time:
+ * Discrete-event simulation of the pacer (nodes/shared/transport/pacer.ts) with fake time:
  * `executions` concurrent executions, each making `requestsEach` requests one after the other,
- * spread over `processes` processes (one Budget each), against a model of the sandbox's limiter (a
- * fixed window that starts at the first request after the previous one ended; Reset rounded up;
- * refused requests not counted). Requests take the budget's slots as the transport does (queue,
- * probe, answers, a wait past what is left of Max Rate-Limit Wait not made); a 429 is the
- * transport's own step (rateLimited.ts: a turn, first in the queue, or a failure on time).
- * Used by pacing.test.ts and bare-429.test.ts.
+ * spread over `processes` processes (one pacer each: n8n queue-mode workers), against limiters in
+ * a row (the sandbox's own algorithms, sandbox/limiters.ts: a gateway in front of the ERP, or the
+ * ERP alone), each answering with budget headers, Retry-After only, or a bare 429. A request takes
+ * its turn as the transport does (`turnByMs`: by Max Rate-Limit Wait at the latest, at once when
+ * the key is closed past it), and after a 429 the attempt loop's own decision (request.ts
+ * `decide`: a turn, first in line, or a failure on time).
+ *
+ * The control (`burst: true`) is the pacing of before, reduced to its rule: the headers are
+ * permission, a request goes while the last answer said budget was left (minus those in flight),
+ * else at the window's reset; a 429 closes the key until its Retry-After (a bare one: 1 s).
  */
-import { DEFAULT_MAX_WAIT_SECONDS } from '../../nodes/shared/descriptions';
+import { decide } from '../../nodes/shared/transport/request';
 import {
-	newBudget,
-	observeAnswer,
-	paceDecision,
-	reserve,
-} from '../../nodes/shared/transport/budget';
-import { gateWaitMs } from '../../nodes/shared/transport/learned';
-import { MAX_RETRIES, backoffSeconds } from '../../nodes/shared/transport/rateLimit';
-import type { RateLimitInfo } from '../../nodes/shared/transport/rateLimit';
-import { onRateLimited } from '../../nodes/shared/transport/rateLimited';
+	WAIT_SLICE_MS,
+	answered,
+	newPace,
+	sent,
+	turnByMs,
+} from '../../nodes/shared/transport/pacer';
+import type { RateLimitInfo } from '../../nodes/shared/transport/rateHeaders';
+import { DEFAULT_MAX_WAIT_SECONDS } from '../../nodes/shared/transport/settings';
+import { newLimiter } from '../../sandbox/limiters';
+import type { LimiterConfig } from '../../sandbox/limiters';
 
 export const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
 
+/** A limiter in the way and what it answers: budget headers, Retry-After only, or a bare 429. */
+export interface SimLimiter extends LimiterConfig {
+	reports: 'headers' | 'retry-after' | 'bare';
+}
+
 export interface SimulationOptions {
-	limit: number;
-	windowSeconds: number;
+	/** Front first: a request refused by one never reaches the next. */
+	limiters: SimLimiter[];
 	latencyMs: number;
 	executions: number;
 	requestsEach: number;
 	processes?: number;
-	/** The control: requests are sent as soon as they are made, ignoring the budget. */
-	naive?: boolean;
-	/** The server reports no budget: only Retry-After on a 429. */
-	headerless?: boolean;
-	/** The server reports nothing at all: a bare 429 (implies headerless). */
-	bare?: boolean;
-	/**
-	 * The control for a bare 429: handled as a retry (back-off, at most MAX_RETRIES), and the
-	 * budget learns nothing from it, as before issue 30.
-	 */
-	retryPolicy?: boolean;
-	/** The credential's Rate Limit (Requests per Minute). */
-	ratePerMinute?: number;
-	/**
-	 * Executions each process runs at once (n8n's worker --concurrency); the others wait in one
-	 * shared job queue and go to whichever process frees a place first. Default: all at once,
-	 * spread round-robin.
-	 */
+	/** Executions each process runs at once (a worker's --concurrency); default: all, round-robin. */
 	concurrency?: number;
+	/** Process p starts p times this late. */
+	staggerMs?: number;
 	/** Each leg of a round trip takes latencyMs/2 plus up to this much more (seeded, repeatable). */
 	jitterMs?: number;
-	/** Process p starts its first executions p times this late (a worker that is slower to start). */
-	staggerMs?: number;
-	/** Max Rate-Limit Wait of every request (default: the node's default). */
+	/** The credential's Rate Limit (Requests per Minute). */
+	ratePerMinute?: number;
 	maxWaitSeconds?: number;
-	/**
-	 * A control: each process takes itself to be alone whatever it sees (no share, no release over
-	 * time), as a lone process does once it has seen no other consumer for a few windows.
-	 */
-	alone?: boolean;
+	/** The control: the pacing of before (headers as permission, see above). */
+	burst?: boolean;
 }
 
 export function simulate(options: SimulationOptions) {
-	const { limit, windowSeconds, latencyMs, executions, requestsEach } = options;
+	const { latencyMs, executions, requestsEach } = options;
 	const processes = options.processes ?? 1;
-	const headerless = options.headerless === true || options.bare === true;
-	const maxWaitMs = (options.maxWaitSeconds ?? DEFAULT_MAX_WAIT_SECONDS) * 1000;
+	const maxWaitSeconds = options.maxWaitSeconds ?? DEFAULT_MAX_WAIT_SECONDS;
 	let seed = 12345;
 	const random = () => {
 		seed = (seed * 1103515245 + 12345) % 2147483648;
 		return seed / 2147483648;
 	};
 	const leg = () => latencyMs / 2 + (options.jitterMs ?? 0) * random();
-	type Event = { at: number; seq: number; run: () => void };
-	const events: Event[] = [];
+	const events: Array<{ at: number; seq: number; run: () => void }> = [];
 	let seq = 0;
 	let now = NOW;
-	const at = (time: number, run: () => void) => {
-		events.push({ at: time, seq: seq++, run });
-	};
-	// The server.
-	let windowEnd = 0;
-	let used = 0;
+	const at = (time: number, run: () => void) => events.push({ at: time, seq: seq++, run });
+
+	// The limiters, front first.
+	const limiters = options.limiters.map((l) => ({ ...l, limiter: newLimiter(l) }));
 	let accepted = 0;
 	let refused = 0;
-	const windows: number[] = [];
-	const arrivals: number[] = [];
 	const serve = (): { status: number; info: RateLimitInfo } => {
-		arrivals.push(now);
-		if (now >= windowEnd) {
-			if (windowEnd > 0) windows.push(used);
-			windowEnd = now + windowSeconds * 1000;
-			used = 0;
+		let info: RateLimitInfo = {};
+		for (const l of limiters) {
+			const v = l.limiter.take(now);
+			const headers = { limit: v.limit, remaining: v.remaining, resetSeconds: v.resetSeconds };
+			if (!v.accepted) {
+				refused++;
+				if (l.reports === 'bare') return { status: 429, info: {} };
+				const retryAfterSeconds = v.resetSeconds;
+				if (l.reports === 'retry-after') return { status: 429, info: { retryAfterSeconds } };
+				return { status: 429, info: { ...headers, retryAfterSeconds } };
+			}
+			// The innermost limiter that reports a budget is the one the answer's headers show.
+			if (l.reports === 'headers') info = headers;
 		}
-		const reset = Math.max(1, Math.ceil((windowEnd - now) / 1000));
-		if (used >= limit) {
-			refused++;
-			const info: RateLimitInfo = options.bare
-				? {}
-				: headerless
-					? { retryAfterSeconds: reset }
-					: { limit, remaining: 0, resetSeconds: reset, retryAfterSeconds: reset };
-			return { status: 429, info };
-		}
-		used++;
 		accepted++;
-		const info = headerless ? {} : { limit, remaining: limit - used, resetSeconds: reset };
 		return { status: 200, info };
 	};
-	const budgets = Array.from({ length: processes }, () => newBudget(NOW));
-	const admitted: number[] = [];
+
+	const paces = Array.from({ length: processes }, () => newPace(NOW));
+	// The control's state, per process: what the last answer said.
+	const permits = paces.map(() => ({ remaining: undefined as number | undefined, until: 0 }));
 	let done = 0;
 	let failed = 0;
 	let lastDone = NOW;
-	// Each request's whole wait: from its first attempt to the one that was accepted.
-	let maxRequestWaitMs = 0;
-	const donePerProcess = budgets.map(() => 0);
-	const running = budgets.map(() => 0);
+	const running = paces.map(() => 0);
 	let nextExecution = 0;
-	/** Process p takes jobs from the shared queue up to its concurrency (as an n8n worker does). */
 	const fill = (p: number) => {
 		while (nextExecution < executions && running[p] < options.concurrency!) {
 			running[p]++;
-			request(nextExecution++, p, requestsEach, false, now, 0);
+			nextExecution++;
+			request(p, requestsEach, false, now);
 		}
 	};
-	const finish = (process: number, success: boolean) => {
-		if (success) {
-			done++;
-			donePerProcess[process]++;
-		} else failed++;
-		running[process]--;
+	const finish = (p: number, success: boolean) => {
+		if (success) done++;
+		else failed++;
+		running[p]--;
 		lastDone = now;
-		if (options.concurrency !== undefined) fill(process);
+		if (options.concurrency !== undefined) fill(p);
 	};
 
-	const request = (
-		execution: number,
-		process: number,
-		left: number,
-		first: boolean,
-		startedAt: number,
-		retries: number,
-	) => {
-		const budget = budgets[process];
-		budget.learned.ratePerMinute = options.ratePerMinute;
-		const ticket = budget.nextTicket++;
-		if (first) budget.queue.unshift(ticket);
-		else budget.queue.push(ticket);
-		const check = () => {
-			const decision = options.naive
-				? ({ action: 'send', probe: false } as const)
-				: paceDecision(budget, budget.queue.indexOf(ticket), now);
-			// A wait for the reset past what is left of Max Rate-Limit Wait is not made (pacing.ts).
-			const pastCap =
-				decision.action === 'wait' &&
-				decision.reason === 'reset' &&
-				decision.ms > startedAt + maxWaitMs - now;
-			if (decision.action === 'wait' && !pastCap) return at(now + decision.ms, check);
-			const probe = decision.action === 'send' && decision.probe;
-			budget.queue.splice(budget.queue.indexOf(ticket), 1);
-			admitted.push(ticket);
+	const request = (p: number, left: number, first: boolean, startedAt: number) => {
+		const pace = paces[p];
+		pace.credentialRate = options.ratePerMinute;
+		const ticket = pace.nextTicket++;
+		if (first) pace.queue.unshift(ticket);
+		else pace.queue.push(ticket);
+		const go = () => {
+			pace.queue.splice(pace.queue.indexOf(ticket), 1);
 			const sentAt = now;
-			reserve(budget, now, probe);
+			sent(pace, now);
 			at(now + leg(), () => {
 				const answer = serve();
-				at(now + leg(), () => {
-					const bare429 = answer.status === 429 && answer.info.retryAfterSeconds === undefined;
-					// The control's budget sees a bare 429 as before issue 30: nothing to learn from.
-					const apiCode = options.retryPolicy && bare429 ? 'daily_quota_exceeded' : 'rate_limited';
-					observeAnswer(
-						budget,
-						{ ...answer, apiCode, sentAtMs: sentAt, probe, paced: !pastCap },
-						now,
-					);
-					if (options.alone) budget.sharedUntilMs = 0;
-					if (answer.status === 429) {
-						const outcome = { kind: 'status', status: 429, info: answer.info } as const;
-						if (options.naive) {
-							// Wait for Retry-After, as the old transport did.
-							const wait = (answer.info.retryAfterSeconds ?? 1) * 1000;
-							return at(now + wait, () =>
-								request(execution, process, left, true, startedAt, retries),
-							);
-						}
-						if (options.retryPolicy && bare429) {
-							// The retry policy of before: a back-off (capped by the wait), at most MAX_RETRIES.
-							if (retries >= MAX_RETRIES) return finish(process, false);
-							const waitMs = Math.min(backoffSeconds(retries, random) * 1000, maxWaitMs);
-							return at(now + waitMs, () =>
-								request(execution, process, left, true, startedAt, retries + 1),
-							);
-						}
-						const gateSeconds = (gateWaitMs(budget.learned, now, 0) ?? 0) / 1000;
-						const step = onRateLimited(outcome, startedAt, maxWaitMs / 1000, now, gateSeconds);
-						if (step?.action === 'fail') return finish(process, false);
-						return request(execution, process, left, true, startedAt, retries);
-					}
-					maxRequestWaitMs = Math.max(maxRequestWaitMs, sentAt - startedAt);
-					if (left > 1) return request(execution, process, left - 1, false, now, 0);
-					finish(process, true);
-				});
+				at(now + leg(), () => arrived(p, left, startedAt, sentAt, answer));
 			});
+		};
+		const check = () => {
+			if (options.burst) {
+				const { remaining, until } = permits[p];
+				if (now < until) return at(until, check);
+				const left = remaining === undefined || remaining - pace.inFlight > 0;
+				// Budget left, or a probe of the new window.
+				if (left || pace.inFlight === 0) return go();
+				return at(now + 20, check);
+			}
+			const deadline = startedAt + maxWaitSeconds * 1000;
+			const turn = turnByMs(pace, pace.queue.indexOf(ticket), now, deadline);
+			if (turn <= now) return go();
+			at(Math.min(turn, now + WAIT_SLICE_MS), check);
 		};
 		check();
 	};
+
+	const arrived = (
+		p: number,
+		left: number,
+		startedAt: number,
+		sentAt: number,
+		answer: { status: number; info: RateLimitInfo },
+	) => {
+		const pace = paces[p];
+		answered(pace, { ...answer, sentAtMs: sentAt }, now);
+		if (options.burst) {
+			const { remaining, resetSeconds, retryAfterSeconds } = answer.info;
+			const permit = permits[p];
+			permit.remaining = remaining;
+			if (answer.status === 429) permit.until = now + (retryAfterSeconds ?? 1) * 1000;
+			else if (remaining === 0 && resetSeconds !== undefined)
+				permit.until = now + resetSeconds * 1000;
+		}
+		if (answer.status === 429) {
+			const outcome = { kind: 'status', status: 429, info: answer.info } as const;
+			const times = {
+				retry: 0,
+				maxWaitSeconds,
+				waitedMs: now - startedAt,
+				closedForMs: options.burst ? permits[p].until - now : pace.gateUntilMs - now,
+			};
+			const decision = decide(outcome, { method: 'POST' }, times, random);
+			if (decision.action === 'fail') return finish(p, false);
+			return request(p, left, true, startedAt);
+		}
+		if (left > 1) return request(p, left - 1, false, now);
+		finish(p, true);
+	};
+
 	if (options.concurrency === undefined) {
-		for (let e = 0; e < executions; e++)
-			at(NOW, () => request(e, e % processes, requestsEach, false, NOW, 0));
+		for (let e = 0; e < executions; e++) {
+			running[e % processes]++;
+			at(NOW, () => request(e % processes, requestsEach, false, NOW));
+		}
 		nextExecution = executions;
 	} else {
 		for (let p = 0; p < processes; p++) at(NOW + p * (options.staggerMs ?? 0), () => fill(p));
@@ -218,38 +193,23 @@ export function simulate(options: SimulationOptions) {
 		now = event.at;
 		event.run();
 	}
-	windows.push(used);
 	const total = executions * requestsEach;
-	const idealMs = (Math.ceil(total / limit) - 1) * windowSeconds * 1000 + latencyMs;
-	const full = windows.slice(0, -1);
+	// The ideal: every request at the tightest limiter's rate.
+	const ratePerMs = Math.min(...options.limiters.map((l) => l.limit / (l.windowSeconds * 1000)));
+	const idealMs = total / ratePerMs;
 	return {
 		accepted,
 		refused,
 		done,
-		/** Executions that failed (a request's wait past Max Rate-Limit Wait, or retries run out). */
+		/** Executions that failed (a wait past Max Rate-Limit Wait). */
 		failed,
 		refusedShare: refused / (accepted + refused),
-		// Of the windows the burst filled (all but the last), the share of the ceiling used.
-		ceilingUse: full.length === 0 ? 1 : full.reduce((a, b) => a + b, 0) / (full.length * limit),
 		drainMs: lastDone - NOW,
 		idealMs,
-		arrivals,
-		admitted,
-		maxRequestWaitMs,
-		donePerProcess,
 	};
 }
 
-/** A burst in the order of the tables: limit per window, window, latency, executions, requests each. */
-export const burst = (
-	limit: number,
-	windowSeconds: number,
-	latencyMs: number,
-	executions: number,
-	requestsEach: number,
-) => ({ limit, windowSeconds, latencyMs, executions, requestsEach });
-
 /** One line for the test log: what a run measured. */
 export function describeRun(name: string, run: ReturnType<typeof simulate>): string {
-	return `# ${name}: ${run.refused}/${run.accepted + run.refused} answered 429, ${run.failed} failed, ceiling ${run.ceilingUse.toFixed(3)}, drain ${run.drainMs} ms (ideal ${run.idealMs})\n`;
+	return `# ${name}: ${run.refused}/${run.accepted + run.refused} answered 429, ${run.failed} failed, drain ${Math.round(run.drainMs)} ms (ideal ${Math.round(run.idealMs)}, x${(run.drainMs / run.idealMs).toFixed(2)})\n`;
 }

@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports */
 /**
- * The transport's wait (nodes/shared/transport/wait.ts) where n8n's `sleep` ignores its signal:
+ * The transport's wait (nodes/shared/transport/pacer.ts) where n8n's `sleep` ignores its signal:
  * n8n-workflow's `sleep` is replaced by the one n8n shipped before 2.34 (n8n-workflow 1.120.31
  * and 2.33.2, utils.js: `new Promise((resolve) => { setTimeout(resolve, ms); })`, no signal).
  * A cancelled execution's wait ends within one slice; the control shows that sleep alone sits
@@ -19,11 +19,11 @@ jest.mock('n8n-workflow', () => ({
 
 // Loaded after the replacement above (a static import would be loaded before it).
 let sleep: typeof import('n8n-workflow').sleep;
-let wait: typeof import('../../nodes/shared/transport/wait').wait;
+let wait: typeof import('../../nodes/shared/transport/pacer').wait;
 let WAIT_SLICE_MS: number;
 beforeAll(async () => {
 	({ sleep } = await import('n8n-workflow'));
-	({ wait, WAIT_SLICE_MS } = await import('../../nodes/shared/transport/wait'));
+	({ wait, WAIT_SLICE_MS } = await import('../../nodes/shared/transport/pacer'));
 });
 
 /** How long `promise` took to settle, and whether it rejected. */

@@ -8,7 +8,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { DEMO_KEYS, startSandbox } from '../../sandbox';
+import { DEMO_KEYS, UNPACED, startSandbox } from '../../sandbox';
 import type { SandboxHandle } from '../../sandbox';
 import type { WebhookRetry } from '../../sandbox/webhooks';
 
@@ -116,15 +116,17 @@ export function freezeClock(): number {
 export { signedDelivery, type SignedDelivery } from './signed-delivery';
 
 /**
- * For a trigger test file's beforeAll: a sandbox without rate limit whose refused deliveries are
- * retried once after 10 ms (not over minutes). `retry` changes the delivery settings.
+ * For a trigger test file's beforeAll: a sandbox with a rate limit too high to matter (no pacing
+ * in the way), whose refused deliveries are retried once after 10 ms (not over minutes).
+ * `retry` changes the delivery settings.
  */
 export async function startDeliveringSandbox(
 	retry: Partial<WebhookRetry> = {},
 ): Promise<SandboxHandle> {
 	return await startSandbox({
 		port: 0,
-		rateLimit: false,
+		// A limit the nodes read in the headers, too high to refuse anything: no pacing in the way.
+		rateLimit: UNPACED,
 		webhookRetry: { baseMs: 10, maxAttempts: 2, timeoutMs: 2000, ...retry },
 	});
 }

@@ -5,8 +5,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { getGuardedCredentials } from '../../shared/transport';
-import { ERROR_MARK } from '../../shared/transport/errorJson';
+import { ERROR_MARK, getGuardedCredentials } from '../../shared/transport';
 import type { ItemErp } from './erp';
 
 /** The codes of the errors this file makes, as error items carry them in `code`. */

@@ -1,6 +1,10 @@
-// What the API sends back when a request fails: its error read tolerantly from any body, with the
-// credential's secrets (and anything that looks like a key or token) scrubbed out. Pure.
-import type { IDataObject } from 'n8n-workflow';
+// What the API sends back when a request fails, and what every transport error keeps of it: the
+// API's error read tolerantly from any body, with the credential's secrets (and anything that
+// looks like a key or token) scrubbed out; the error built from clean objects (never from the HTTP
+// library's error, whose config holds the Authorization header), with the ERP facts it carries
+// (`error.context.erp`); and the JSON of an error item (continueOnFail) read from any error.
+import { NodeApiError } from 'n8n-workflow';
+import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 
 /**
  * Replaces the credential's own secret values (API key, tokens, client and webhook secrets: an API
@@ -107,4 +111,105 @@ export function readApiError(body: unknown, secrets: readonly string[] = []): Er
 		message: text(record.message) ?? errors?.[0]?.message,
 		details: readDetails(record.details, text) ?? errors,
 	};
+}
+
+export const ERROR_MARK = 'erp';
+
+/** The ERP facts kept on every error the transport throws (in `error.context.erp`). */
+export interface ErpErrorFacts extends IDataObject {
+	code: string | null;
+	httpCode: number | null;
+	details: IDataObject[] | null;
+	/** The API's own message (scrubbed), for code that must tell one refusal from another. */
+	apiMessage: string | null;
+}
+
+/** Walks an error and its causes (n8n wraps the HTTP library's error in NodeApiError). */
+export function errorChain(error: unknown): Array<Record<string, unknown>> {
+	const chain: Array<Record<string, unknown>> = [];
+	let current: unknown = error;
+	while (
+		current &&
+		typeof current === 'object' &&
+		chain.length < 6 &&
+		!chain.includes(current as Record<string, unknown>)
+	) {
+		chain.push(current as Record<string, unknown>);
+		current = (current as { cause?: unknown }).cause;
+	}
+	return chain;
+}
+
+/**
+ * What the API answered, kept on an error the transport threw (also through a wrapper, e.g. a
+ * NodeOperationError around it: causes are looked at); undefined for any other error.
+ */
+export function apiErrorFacts(error: unknown): Readonly<ErpErrorFacts> | undefined {
+	for (const entry of errorChain(error)) {
+		const facts = (entry.context as IDataObject | undefined)?.[ERROR_MARK];
+		if (facts) return facts as ErpErrorFacts;
+	}
+	return undefined;
+}
+
+/**
+ * The JSON for an error item (continueOnFail): `{ message, code, httpCode, details?, description? }`.
+ * Works for any error; `code` and `httpCode` are null when the error did not come from the API.
+ */
+export function erpErrorToJson(error: unknown): IDataObject {
+	const record = (error ?? {}) as { message?: unknown; description?: unknown };
+	const facts = apiErrorFacts(error);
+	let description: string | undefined;
+	for (const entry of errorChain(error)) {
+		if (
+			description === undefined &&
+			typeof entry.description === 'string' &&
+			entry.description !== ''
+		) {
+			description = entry.description;
+		}
+	}
+	const json: IDataObject = {
+		message: typeof record.message === 'string' ? record.message : String(error),
+		code: facts?.code ?? null,
+		httpCode: facts?.httpCode ?? null,
+	};
+	if (description !== undefined) json.description = description;
+	if (facts?.details) json.details = facts.details;
+	return json;
+}
+
+export function makeError(
+	node: INode,
+	message: string,
+	description: string | undefined,
+	facts: { code?: string; httpCode?: number; details?: ErpApiErrorDetail[]; apiMessage?: string },
+	itemIndex: number | undefined,
+): NodeApiError {
+	const errorResponse: JsonObject = { message };
+	const error = new NodeApiError(node, errorResponse, {
+		message,
+		description,
+		httpCode: facts.httpCode !== undefined ? String(facts.httpCode) : undefined,
+		itemIndex,
+	});
+	// NodeApiError swaps messages that contain common network codes; keep ours.
+	error.message = message;
+	const kept: ErpErrorFacts = {
+		code: facts.code ?? null,
+		httpCode: facts.httpCode ?? null,
+		details: facts.details ? facts.details.map((d) => ({ ...d }) as IDataObject) : null,
+		apiMessage: facts.apiMessage ?? null,
+	};
+	error.context[ERROR_MARK] = kept;
+	return error;
+}
+
+export function joinSentences(...parts: Array<string | undefined>): string | undefined {
+	const kept = parts.filter((part): part is string => !!part && part.trim() !== '');
+	return kept.length ? kept.join(' ') : undefined;
+}
+
+export function withPeriod(message: string): string {
+	return /[.!?]$/.test(message) ? message : `${message}.`;
 }

@@ -1,7 +1,15 @@
-// One attempt: the request sent through n8n's helper with the slot it took, the slot given back
-// with what the answer said, and what happened classified for the retry decision.
+// One attempt: what every attempt of a request sends (URL, headers, the Idempotency-Key of a POST,
+// timeout, TLS minimum), the request sent through n8n's helper in its turn, the turn given back
+// with what the answer said, and what happened, for the attempt loop (request.ts).
+//
+// The automatic Idempotency-Key is derived from what the request IS (workflow, node, method, path,
+// body), never from the execution, so that n8n's Retry On Fail and a manual re-run of a failed
+// execution send the same key and the server replays the first answer.
+import { createHash } from 'crypto';
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 
+import { withTlsMinimum } from '../tls';
+import { errorChain } from './apiError';
 import {
 	answerFromError,
 	isNotConnected,
@@ -12,13 +20,120 @@ import {
 } from './classify';
 import type { HttpAnswer } from './classify';
 import type { ResolvedCredential } from './credentials';
-import { notConnectedError, reconnectError, tlsVersionError } from './connectionErrors';
-import { errorChain } from './errorJson';
-import { settle } from './pacing';
-import type { Slot } from './pacing';
-import { readRateLimitHeaders } from './rateLimit';
-import type { AttemptOutcome, HttpMethod } from './rateLimit';
-import type { ErpContext } from './types';
+import { notConnectedError, reconnectError, tlsVersionError } from './errors';
+import { clockMs, settle } from './pacer';
+import type { Turn } from './pacer';
+import { readRateLimitHeaders } from './rateHeaders';
+import type { RateLimitInfo } from './rateHeaders';
+import { DEFAULT_TIMEOUT_SECONDS } from './settings';
+import type { ErpContext, ErpRequest, ErpRequestSettings, HttpMethod } from './settings';
+
+/** JSON with object keys sorted at every level, so equal bodies give equal text. */
+export function canonicalJson(value: unknown): string {
+	if (value === undefined) return 'null';
+	if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+	if (Array.isArray(value)) return `[${value.map((entry) => canonicalJson(entry)).join(',')}]`;
+	const record = value as Record<string, unknown>;
+	const keys = Object.keys(record)
+		.filter((key) => record[key] !== undefined)
+		.sort();
+	return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`).join(',')}}`;
+}
+
+export interface IdempotencyInput {
+	workflowId: string;
+	nodeName: string;
+	method: string;
+	path: string;
+	body: unknown;
+}
+
+/** `n8n-` followed by the SHA-256 (hex) of the request's identity. */
+export function deriveIdempotencyKey(input: IdempotencyInput): string {
+	const identity = canonicalJson([
+		input.workflowId,
+		input.nodeName,
+		input.method.toUpperCase(),
+		input.path,
+		input.body ?? null,
+	]);
+	return `n8n-${createHash('sha256').update(identity).digest('hex')}`;
+}
+
+/**
+ * The key to send, or undefined for none. The request's own choice wins (a string, or false for
+ * none); otherwise the node setting: 'auto' (default) derives one, 'off' sends none, any other
+ * string is used as the key.
+ */
+export function resolveIdempotencyKey(
+	requestChoice: string | false | undefined,
+	setting: string | undefined,
+	derive: () => string,
+): string | undefined {
+	if (requestChoice === false) return undefined;
+	if (typeof requestChoice === 'string' && requestChoice.trim() !== '') return requestChoice.trim();
+	const chosen = (setting ?? 'auto').trim();
+	if (chosen === 'off') return undefined;
+	if (chosen === 'auto' || chosen === '') return derive();
+	return chosen;
+}
+
+/** The request's path with its leading slash. */
+export function requestPath(request: ErpRequest): string {
+	return request.path.startsWith('/') ? request.path : `/${request.path}`;
+}
+
+/** The Idempotency-Key of a POST (undefined: none is sent), per `resolveIdempotencyKey`. */
+function idempotencyKeyOf(
+	context: ErpContext,
+	nodeName: string,
+	request: ErpRequest,
+	settings: ErpRequestSettings,
+): string | undefined {
+	if (request.method !== 'POST') return undefined;
+	return resolveIdempotencyKey(request.idempotencyKey, settings.idempotencyKey, () =>
+		deriveIdempotencyKey({
+			workflowId: String(context.getWorkflow().id ?? ''),
+			nodeName,
+			method: request.method,
+			path: requestPath(request),
+			body: request.body ?? {},
+		}),
+	);
+}
+
+/** n8n's request options for every attempt of `request` (each attempt copies the headers). */
+export function httpOptions(
+	context: ErpContext,
+	resolved: ResolvedCredential,
+	request: ErpRequest,
+	settings: ErpRequestSettings,
+): IHttpRequestOptions {
+	const headers: IDataObject = { Accept: 'application/json' };
+	const key = idempotencyKeyOf(context, resolved.node.name, request, settings);
+	if (key !== undefined) headers['Idempotency-Key'] = key;
+	// https: TLS 1.3 at least, as the API requires (../tls.ts).
+	const options: IHttpRequestOptions = withTlsMinimum({
+		method: request.method,
+		url: `${resolved.baseUrl}${requestPath(request)}`,
+		headers,
+		qs: request.qs,
+		json: true,
+		returnFullResponse: true,
+		timeout: (settings.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS) * 1000,
+		// OAuth2: let 401 throw so that n8n refreshes the access token and retries once.
+		ignoreHttpStatusErrors:
+			resolved.authentication === 'oAuth2' ? { ignore: true, except: [401] } : true,
+	});
+	if (request.body !== undefined && request.method !== 'GET') options.body = request.body;
+	return options;
+}
+
+/** What happened on one attempt, as far as resending is concerned. */
+export type AttemptOutcome =
+	| { kind: 'status'; status: number; apiCode?: string; info: RateLimitInfo }
+	| { kind: 'badBody'; info: RateLimitInfo }
+	| { kind: 'network'; code?: string };
 
 export type AttemptResult =
 	| { done: true; statusCode: number; body: unknown }
@@ -29,7 +144,7 @@ export type AttemptResult =
 			answer?: HttpAnswer;
 			networkCode?: string;
 			failureText?: string;
-			/** When the outcome was known. */
+			/** When the outcome was known, by the pacer's clock (`clockMs`). */
 			atMs: number;
 	  };
 
@@ -39,14 +154,14 @@ function apiCodeOf(body: unknown): string | undefined {
 }
 
 /**
- * Sends once and settles `slot`. Throws at once (no retry can help) when the OAuth2 credential
+ * Sends once and settles `turn`. Throws at once (no retry can help) when the OAuth2 credential
  * must be reconnected or is not connected, or TLS 1.3 is refused.
  */
 export async function attemptOnce(
 	context: ErpContext,
 	resolved: ResolvedCredential,
 	options: IHttpRequestOptions,
-	slot: Slot,
+	turn: Turn,
 	itemIndex: number | undefined,
 ): Promise<AttemptResult> {
 	const credentialOptions = resolved.credentialsDecrypted
@@ -73,7 +188,7 @@ export async function attemptOnce(
 					? tlsVersionError(resolved.node, resolved.host, itemIndex)
 					: undefined;
 		if (fatal) {
-			settle(slot);
+			settle(turn);
 			throw fatal;
 		}
 		answer = answerFromError(chain);
@@ -85,9 +200,9 @@ export async function attemptOnce(
 		}
 	}
 
-	const atMs = Date.now();
+	const atMs = clockMs();
 	if (answer === undefined) {
-		settle(slot);
+		settle(turn, undefined, atMs);
 		return {
 			done: false,
 			outcome: { kind: 'network', code: networkCode },
@@ -96,9 +211,9 @@ export async function attemptOnce(
 			atMs,
 		};
 	}
-	const info = readRateLimitHeaders(answer.headers, atMs);
+	const info = readRateLimitHeaders(answer.headers, Date.now());
 	const apiCode = apiCodeOf(answer.body);
-	settle(slot, { status: answer.status, apiCode, info });
+	settle(turn, { status: answer.status, apiCode, info }, atMs);
 	if (answer.status >= 200 && answer.status < 300) {
 		if (!isUnreadableBody(answer.body, answer.status, options.method as HttpMethod)) {
 			const empty = answer.body === undefined || answer.body === null || answer.body === '';

@@ -11,10 +11,10 @@ import { readConventions } from '../conventions';
 import type { ListConventions } from '../conventions';
 import { credentialProblem, normalizeBaseUrl } from '../guards';
 import { secretsOf } from './apiError';
-import { notConnectedError } from './connectionErrors';
-import { budgetKey } from './pacing';
+import { notConnectedError } from './errors';
+import { paceKey } from './pacer';
 import { authenticationOf } from './settings';
-import type { ErpContext, ErpCredentialType } from './types';
+import type { ErpContext, ErpCredentialType } from './settings';
 
 /** How the credential is read: n8n's `getCredentials` unless a caller shares reads (the trigger). */
 export type CredentialRead = (
@@ -112,7 +112,7 @@ export async function resolveCredential(
 	const { list: lists } = readConventions(credentials, node, itemIndex);
 	const ratePerMinute = ratePerMinuteOf(credentials, node, itemIndex);
 	const reference = node.credentials?.[credentialType];
-	// The server limits per key (or OAuth2 grant): one budget per credential type, base URL and
+	// The server limits per key (or OAuth2 grant): one pace per credential type, base URL and
 	// key (the credential itself for OAuth2, whose tokens change), named by a hash.
 	const key =
 		typeof credentials.apiKey === 'string' && credentials.apiKey !== ''
@@ -128,7 +128,7 @@ export async function resolveCredential(
 				: undefined,
 		baseUrl,
 		host: new URL(baseUrl).host,
-		paceKey: budgetKey(credentialType, baseUrl, key),
+		paceKey: paceKey(credentialType, baseUrl, key),
 		secrets: secretsOf(credentials),
 		lists,
 		ratePerMinute,

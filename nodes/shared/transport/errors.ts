@@ -1,17 +1,13 @@
 // Error mapping: every failed request becomes a NodeApiError that says what happened in a user's
-// terms and keeps the API's error code. Errors are built from clean objects (never from the HTTP
-// library's error, whose config holds the Authorization header), and API text is scrubbed of
-// anything that looks like a key or token.
-import { NodeApiError } from 'n8n-workflow';
-import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
+// terms and keeps the API's error code (built by apiError.ts `makeError`, API text scrubbed): an
+// HTTP status, the rate limit (its wait past Max Rate-Limit Wait, the daily quota), an unreadable
+// body, and a request with no HTTP answer (network, TLS, OAuth2 connection).
+import type { IDataObject, INode, NodeApiError } from 'n8n-workflow';
 
 import type { ErpApiErrorDetail } from './apiError';
-import { readApiError } from './apiError';
-import type { ErpErrorFacts } from './errorJson';
-import { ERROR_MARK } from './errorJson';
-import type { HttpMethod } from './rateLimit';
-import { isIdempotentMethod } from './rateLimit';
-import { requiredScopes } from './scopes';
+import { joinSentences, makeError, readApiError, redactSecrets, withPeriod } from './apiError';
+import { isIdempotentMethod, requiredScopes } from './settings';
+import type { HttpMethod } from './settings';
 
 /** What the transport knows about a failed request when it builds the error. */
 export interface ErpErrorContext {
@@ -27,44 +23,9 @@ export interface ErpErrorContext {
 	secrets?: readonly string[];
 }
 
-export function makeError(
-	node: INode,
-	message: string,
-	description: string | undefined,
-	facts: { code?: string; httpCode?: number; details?: ErpApiErrorDetail[]; apiMessage?: string },
-	itemIndex: number | undefined,
-): NodeApiError {
-	const errorResponse: JsonObject = { message };
-	const error = new NodeApiError(node, errorResponse, {
-		message,
-		description,
-		httpCode: facts.httpCode !== undefined ? String(facts.httpCode) : undefined,
-		itemIndex,
-	});
-	// NodeApiError swaps messages that contain common network codes; keep ours.
-	error.message = message;
-	const kept: ErpErrorFacts = {
-		code: facts.code ?? null,
-		httpCode: facts.httpCode ?? null,
-		details: facts.details ? facts.details.map((d) => ({ ...d }) as IDataObject) : null,
-		apiMessage: facts.apiMessage ?? null,
-	};
-	error.context[ERROR_MARK] = kept;
-	return error;
-}
-
 function formatDetails(details: ErpApiErrorDetail[] | undefined): string | undefined {
 	if (!details?.length) return undefined;
 	return details.map((d) => (d.field ? `${d.field}: ${d.message}` : d.message)).join('; ');
-}
-
-export function joinSentences(...parts: Array<string | undefined>): string | undefined {
-	const kept = parts.filter((part): part is string => !!part && part.trim() !== '');
-	return kept.length ? kept.join(' ') : undefined;
-}
-
-export function withPeriod(message: string): string {
-	return /[.!?]$/.test(message) ? message : `${message}.`;
 }
 
 /** The error for an HTTP answer that is not a success (after any retries). */
@@ -195,7 +156,7 @@ export function waitCapError(
 	context: ErpErrorContext,
 	/** How long the request already waited for the rate limit (its turns), when it did. */
 	waitedSeconds = 0,
-	/** The API named no wait (a bare 429): `waitSeconds` is when its window is expected to reopen. */
+	/** The API named no wait (a bare 429): `waitSeconds` is when the pacer would try the key again. */
 	estimated = false,
 ): NodeApiError {
 	const api = readApiError(body, context.secrets);
@@ -205,7 +166,7 @@ export function waitCapError(
 	return makeError(
 		node,
 		estimated
-			? `The ERP API rate limit is still exceeded${after}; it names no wait, and its window is expected to reopen in ${asked} s, past the Max Rate-Limit Wait of ${maxWaitSeconds} s`
+			? `The ERP API rate limit is still exceeded${after}; it names no wait, and the key is slowed down until ${asked} s from now, past the Max Rate-Limit Wait of ${maxWaitSeconds} s`
 			: waited >= 1
 				? `The ERP API rate limit is still exceeded after waiting ${waited} s; it asks for ${asked} s more, past the Max Rate-Limit Wait of ${maxWaitSeconds} s`
 				: `The ERP API asks to wait ${asked} s before retrying, longer than the Max Rate-Limit Wait of ${maxWaitSeconds} s`,
@@ -250,18 +211,74 @@ export function mayHaveBeenApplied(
 	return undefined;
 }
 
-/** A list answer whose shape is not the list envelope. */
-export function listShapeError(
+// No HTTP answer: the network failed, the TLS handshake was refused, or the OAuth2 credential
+// cannot be used.
+
+/** The request failed without an HTTP answer. */
+export function networkError(
 	node: INode,
-	path: string,
-	itemIndex?: number,
-	itemsPath = 'data',
+	code: string | undefined,
+	host: string,
+	context: ErpErrorContext,
+	attempts = 1,
+	cause?: string,
 ): NodeApiError {
+	const what: Record<string, string> = {
+		ECONNREFUSED: 'the connection was refused',
+		ECONNRESET: 'the connection was closed unexpectedly',
+		ETIMEDOUT: 'the request timed out',
+		ECONNABORTED: 'the request timed out',
+		ESOCKETTIMEDOUT: 'the request timed out',
+		ENOTFOUND: 'the host name could not be resolved',
+		EAI_AGAIN: 'the host name could not be resolved',
+		CERT_HAS_EXPIRED: 'its TLS certificate has expired',
+	};
+	const reason = (code && what[code]) ?? 'the connection failed';
+	const sentOnce =
+		code === 'ECONNREFUSED' ? undefined : mayHaveBeenApplied(context.method, context.resendable);
 	return makeError(
 		node,
-		`The ERP API answered GET ${path} with something that is not a list (no "${itemsPath}" array)`,
-		"Check that the Base URL points to the ERP API v1, and where your ERP puts a list's items: the credential's Items Path (Custom API Conventions).",
-		{ code: 'invalid_list_response' },
+		`Could not reach the ERP API at ${host}: ${reason}`,
+		joinSentences(
+			code ? `Network error code: ${code}.` : undefined,
+			!code && cause ? withPeriod(redactSecrets(cause, context.secrets).slice(0, 300)) : undefined,
+			attempts > 1 ? `Gave up after ${attempts} attempts.` : undefined,
+			sentOnce,
+		),
+		{ code: code ? code.toLowerCase() : 'network_error' },
+		context.itemIndex,
+	);
+}
+
+/** The server at `host` offers only TLS versions older than 1.3: nothing was sent, never retried. */
+export function tlsVersionError(node: INode, host: string, itemIndex?: number): NodeApiError {
+	return makeError(
+		node,
+		`The ERP server at https://${host} does not offer TLS 1.3, which the ERP API requires`,
+		'The connection was refused during the TLS handshake, before any data was sent: the server (or a proxy in front of it) offers only older TLS versions. Check the Base URL, or ask the ERP provider or your administrator to enable TLS 1.3.',
+		{ code: 'tls_version_unsupported' },
+		itemIndex,
+	);
+}
+
+/** The OAuth2 refresh token was refused (expired, revoked or already used). */
+export function reconnectError(node: INode, itemIndex?: number): NodeApiError {
+	return makeError(
+		node,
+		'The ERP OAuth2 credential must be reconnected: the ERP refused its refresh token',
+		'The refresh token expired, was revoked, or was already used. Open the credential and click "Reconnect" (or "Connect my account") to sign in again.',
+		{ code: 'invalid_grant', httpCode: 401 },
+		itemIndex,
+	);
+}
+
+/** The OAuth2 credential was never connected. */
+export function notConnectedError(node: INode, itemIndex?: number): NodeApiError {
+	return makeError(
+		node,
+		'The ERP OAuth2 credential is not connected yet',
+		'Open the credential and click "Connect my account" to sign in to the ERP.',
+		{ code: 'oauth_not_connected' },
 		itemIndex,
 	);
 }

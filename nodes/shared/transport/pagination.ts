@@ -1,16 +1,15 @@
 // Pagination: cursor-following over list endpoints, on top of the attempt loop.
 import { NodeOperationError } from 'n8n-workflow';
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INode, NodeApiError } from 'n8n-workflow';
 
 import { valueAt } from '../conventions';
 import { invalid } from '../validation';
+import { apiErrorFacts, makeError } from './apiError';
 import { resolveCredential } from './credentials';
 import type { ResolvedCredential } from './credentials';
-import { apiErrorFacts } from './errorJson';
-import { listShapeError } from './errors';
 import { limitRefusal, limitToSend, MAX_PAGE_SIZE, pageSizeKey, rememberRefusal } from './pageSize';
 import { send } from './request';
-import type { ErpContext, ErpRequestSettings } from './types';
+import type { ErpContext, ErpRequestSettings } from './settings';
 
 /** One page to read: `wanted` items after `cursor` (or after the `cursor` in `qs`, if any). */
 interface PageRequest {
@@ -246,4 +245,20 @@ export async function erpListAnswer(
 	if (!Array.isArray(data) || typeof holder !== 'object' || holder === null) return undefined;
 	const next = valueAt(body, nextCursorPath);
 	return { data, nextCursor: typeof next === 'string' && next !== '' ? next : undefined };
+}
+
+/** A list answer whose shape is not the list envelope. */
+export function listShapeError(
+	node: INode,
+	path: string,
+	itemIndex?: number,
+	itemsPath = 'data',
+): NodeApiError {
+	return makeError(
+		node,
+		`The ERP API answered GET ${path} with something that is not a list (no "${itemsPath}" array)`,
+		"Check that the Base URL points to the ERP API v1, and where your ERP puts a list's items: the credential's Items Path (Custom API Conventions).",
+		{ code: 'invalid_list_response' },
+		itemIndex,
+	);
 }

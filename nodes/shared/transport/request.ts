@@ -1,21 +1,119 @@
-// The attempt loop: one request to the ERP API, with its slot of the rate-limit budget, its turns
-// after a 429 (rateLimited.ts), retries (rateLimit.ts decideRetry) and its final error (failure.ts).
-// One attempt is attempt.ts; what every attempt sends is httpOptions.ts.
-import type { IExecuteFunctions } from 'n8n-workflow';
+// The attempt loop: one request to the ERP API, each attempt in its turn on the key (pacer.ts),
+// what happens on a 429, what is resent, and the error a request ends with.
+//
+// - A 429 is never a retry count: the pacer has slowed the key down and closed it until the
+//   server's Retry-After or reset, else (a bare 429) for the wait it chose; the request waits its
+//   turn again, first in line. The limit is time: Max Rate-Limit Wait, for the whole request from
+//   its first attempt; a 429 whose wait would pass it fails, with a clear error. An exhausted
+//   daily quota (`daily_quota_exceeded`) fails at once.
+// - Resent after a lost answer (5xx, reset, timeout, unreadable body): GET and DELETE, or what
+//   the request's `resendable` says; any method after a refused connection. At most MAX_RETRIES,
+//   with full-jitter exponential back-off (a 5xx's Retry-After instead, when it names one).
+// One attempt is attempt.ts.
+import type { IExecuteFunctions, NodeApiError } from 'n8n-workflow';
 
-import { DEFAULT_MAX_WAIT_SECONDS } from '../descriptions';
-import { attemptOnce } from './attempt';
+import { attemptOnce, httpOptions, requestPath } from './attempt';
+import type { AttemptOutcome, AttemptResult } from './attempt';
 import { currentSecrets, resolveCredential } from './credentials';
 import type { ResolvedCredential } from './credentials';
+import {
+	badBodyError,
+	dailyQuotaError,
+	httpStatusError,
+	mayHaveBeenApplied,
+	networkError,
+	waitCapError,
+} from './errors';
 import type { ErpErrorContext } from './errors';
-import { failureError } from './failure';
-import type { StopReason } from './failure';
-import { httpOptions, requestPath } from './httpOptions';
-import { gateSeconds, takeSlot } from './pacing';
-import { onRateLimited } from './rateLimited';
-import { decideRetry } from './rateLimit';
-import type { ErpContext, ErpRequest, ErpRequestSettings } from './types';
-import { wait } from './wait';
+import { clockMs, closedUntilMs, takeTurn, wait } from './pacer';
+import { DEFAULT_MAX_WAIT_SECONDS, isIdempotentMethod } from './settings';
+import type { ErpContext, ErpRequest, ErpRequestSettings, HttpMethod } from './settings';
+
+/** Retries after the first attempt, for a lost answer (never for a 429). */
+export const MAX_RETRIES = 5;
+/** Exponential backoff: the n-th retry waits a uniform random time in [0, min(cap, base * 2^n)]. */
+export const BACKOFF_BASE_SECONDS = 0.5;
+export const BACKOFF_CAP_SECONDS = 30;
+
+/** Network error codes that prove the request never reached the server: safe to resend any method. */
+export const NEVER_SENT_CODES = ['ECONNREFUSED'];
+/** Network error codes after which the request may or may not have been processed. */
+export const TRANSIENT_CODES = [
+	'ECONNRESET',
+	'ETIMEDOUT',
+	'ECONNABORTED',
+	'ESOCKETTIMEDOUT',
+	'EPIPE',
+	'EAI_AGAIN',
+	'ERR_BAD_RESPONSE',
+];
+
+/** Full-jitter exponential backoff for the retry number `retry` (0 for the first retry). */
+export function backoffSeconds(retry: number, random: () => number): number {
+	const ceiling = Math.min(BACKOFF_CAP_SECONDS, BACKOFF_BASE_SECONDS * 2 ** retry);
+	return random() * ceiling;
+}
+
+export type Decision =
+	| { action: 'retry'; waitSeconds: number }
+	/** Wait for a turn again (a 429 whose wait fits in Max Rate-Limit Wait). */
+	| { action: 'turn' }
+	| {
+			action: 'fail';
+			reason: 'notRetryable' | 'exhausted' | 'waitCap' | 'dailyQuota';
+			/** The wait the server asked for (or the pacer chose: `estimated`). */
+			waitSeconds?: number;
+			/** How long the request has already waited, for waitCap. */
+			waitedSeconds?: number;
+			estimated?: boolean;
+	  };
+
+/**
+ * What follows a failed attempt. A 429: a turn, or a failure on time (`closedForMs`: how long the
+ * pacer keeps the key closed from now; `waitedMs`: since the request's first attempt); never a
+ * retry count. Anything else: the retry policy above (`retry`: retries already made).
+ */
+export function decide(
+	outcome: AttemptOutcome,
+	request: { method: HttpMethod; resendable?: boolean },
+	times: { retry: number; maxWaitSeconds: number; waitedMs: number; closedForMs: number },
+	random: () => number,
+): Decision {
+	const { retry, maxWaitSeconds } = times;
+	const resendable = request.resendable ?? isIdempotentMethod(request.method);
+	if (outcome.kind === 'status' && outcome.status === 429) {
+		if (outcome.apiCode === 'daily_quota_exceeded') {
+			return { action: 'fail', reason: 'dailyQuota', waitSeconds: outcome.info.retryAfterSeconds };
+		}
+		const waitSeconds = Math.max(0, times.closedForMs) / 1000;
+		const waitedSeconds = Math.max(0, times.waitedMs) / 1000;
+		if (waitedSeconds + waitSeconds <= maxWaitSeconds) return { action: 'turn' };
+		const named =
+			outcome.info.retryAfterSeconds !== undefined || outcome.info.resetSeconds !== undefined;
+		return { action: 'fail', reason: 'waitCap', waitSeconds, waitedSeconds, estimated: !named };
+	}
+	let asked: number | undefined;
+	if (outcome.kind === 'status' && outcome.status >= 500) {
+		if (!resendable) return { action: 'fail', reason: 'notRetryable' };
+		asked = outcome.info.retryAfterSeconds;
+	} else if (outcome.kind === 'badBody') {
+		if (!resendable) return { action: 'fail', reason: 'notRetryable' };
+	} else if (outcome.kind === 'network') {
+		const code = outcome.code ?? '';
+		const neverSent = NEVER_SENT_CODES.includes(code);
+		if (!neverSent && !(TRANSIENT_CODES.includes(code) && resendable)) {
+			return { action: 'fail', reason: 'notRetryable' };
+		}
+	} else {
+		return { action: 'fail', reason: 'notRetryable' };
+	}
+	if (retry >= MAX_RETRIES) return { action: 'fail', reason: 'exhausted' };
+	if (asked !== undefined) {
+		if (asked > maxWaitSeconds) return { action: 'fail', reason: 'waitCap', waitSeconds: asked };
+		return { action: 'retry', waitSeconds: asked };
+	}
+	return { action: 'retry', waitSeconds: Math.min(backoffSeconds(retry, random), maxWaitSeconds) };
+}
 
 /**
  * Sends one request to the ERP API and returns the parsed JSON body (`{}` for an empty answer).
@@ -47,12 +145,12 @@ export async function send(
 	request: ErpRequest,
 	settings: ErpRequestSettings,
 ): Promise<{ statusCode: number; body: unknown }> {
-	const { method, itemIndex, resendable } = request;
 	const maxWaitSeconds = settings.maxWaitSeconds ?? DEFAULT_MAX_WAIT_SECONDS;
-	const options = httpOptions(context, resolved, request, settings);
 	// Waits end early when the execution is cancelled (the signal exists in execute contexts).
 	const signal = (context as Partial<IExecuteFunctions>).getExecutionCancelSignal?.();
-	const startedAtMs = Date.now();
+	const startedAtMs = clockMs();
+	const deadlineMs = startedAtMs + maxWaitSeconds * 1000;
+	const options = httpOptions(context, resolved, request, settings);
 
 	let first = false;
 	let retry = 0;
@@ -60,68 +158,77 @@ export async function send(
 	// attempt is sent again once with status errors thrown, so that n8n refreshes the token.
 	let refresh: 'not yet' | 'now' | 'done' = 'not yet';
 	for (let attempts = 1; ; attempts++) {
-		// A slot of the key's budget, in order (a retry or a turn goes first). A wait past what is
-		// left of Max Rate-Limit Wait is not made: the request goes, and the server's 429 says how long.
-		const leftMs = startedAtMs + maxWaitSeconds * 1000 - Date.now();
-		const slot = await takeSlot(resolved.paceKey, {
-			maxWaitMs: Math.max(0, leftMs),
-			signal,
-			first,
-			ratePerMinute: resolved.ratePerMinute,
-		});
+		const { ratePerMinute } = resolved;
+		const turn = await takeTurn(resolved.paceKey, { deadlineMs, signal, first, ratePerMinute });
 		const sent = refresh === 'now' ? { ...options, ignoreHttpStatusErrors: false } : options;
 		if (refresh === 'now') refresh = 'done';
-		const result = await attemptOnce(context, resolved, sent, slot, itemIndex);
+		const result = await attemptOnce(context, resolved, sent, turn, request.itemIndex);
 		if (result.done) return { statusCode: result.statusCode, body: result.body };
 		first = true;
-		if (
-			refresh === 'not yet' &&
-			resolved.authentication === 'oAuth2' &&
-			result.outcome.kind === 'status' &&
-			result.outcome.status === 401
-		) {
+		const { outcome } = result;
+		const oAuth2 = resolved.authentication === 'oAuth2';
+		if (refresh === 'not yet' && oAuth2 && outcome.kind === 'status' && outcome.status === 401) {
 			refresh = 'now';
 			continue;
 		}
-
-		let stop: StopReason;
-		const step = onRateLimited(
-			result.outcome,
-			startedAtMs,
+		const times = {
+			retry,
 			maxWaitSeconds,
-			result.atMs,
-			gateSeconds(slot, result.atMs),
-		);
-		if (step?.action === 'turn') continue;
-		if (step !== undefined) {
-			stop = step;
-		} else {
-			const decision = decideRetry(
-				result.outcome,
-				method,
-				retry,
-				maxWaitSeconds,
-				Math.random,
-				resendable,
-			);
-			if (decision.action === 'retry') {
-				retry++;
-				// A back-off: the transport's one wait (wait.ts).
-				await wait(decision.waitSeconds * 1000, signal);
-				continue;
-			}
-			stop = decision;
-		}
-		const errorContext: ErpErrorContext = {
-			method,
-			path: requestPath(request),
-			body: request.body,
-			resource: request.resource,
-			itemIndex,
-			authentication: resolved.authentication,
-			resendable,
-			secrets: await currentSecrets(context, resolved),
+			waitedMs: result.atMs - startedAtMs,
+			closedForMs: closedUntilMs(turn) - result.atMs,
 		};
-		throw failureError(resolved, result, stop, attempts, maxWaitSeconds, errorContext);
+		const decision = decide(outcome, request, times, Math.random);
+		if (decision.action === 'turn') continue;
+		if (decision.action === 'retry') {
+			retry++;
+			await wait(decision.waitSeconds * 1000, signal);
+			continue;
+		}
+		throw await failure(context, resolved, request, result, decision, attempts, maxWaitSeconds);
 	}
+}
+
+/** The error a request ends with: from the last attempt's answer (or its absence) and why it stopped. */
+async function failure(
+	context: ErpContext,
+	resolved: ResolvedCredential,
+	request: ErpRequest,
+	last: Extract<AttemptResult, { done: false }>,
+	stop: Extract<Decision, { action: 'fail' }>,
+	attempts: number,
+	maxWaitSeconds: number,
+): Promise<NodeApiError> {
+	const { node } = resolved;
+	const errorContext: ErpErrorContext = {
+		method: request.method,
+		path: requestPath(request),
+		body: request.body,
+		resource: request.resource,
+		itemIndex: request.itemIndex,
+		authentication: resolved.authentication,
+		resendable: request.resendable,
+		secrets: await currentSecrets(context, resolved),
+	};
+	const { answer } = last;
+	if (answer === undefined) {
+		const { networkCode, failureText } = last;
+		return networkError(node, networkCode, resolved.host, errorContext, attempts, failureText);
+	}
+	if (stop.reason === 'dailyQuota') {
+		return dailyQuotaError(node, answer.body, stop.waitSeconds, Date.now(), errorContext);
+	}
+	if (stop.reason === 'waitCap') {
+		const { waitSeconds = 0, waitedSeconds, estimated } = stop;
+		const { status, body } = answer;
+		const facts = [waitSeconds, maxWaitSeconds, errorContext, waitedSeconds, estimated] as const;
+		return waitCapError(node, status, body, ...facts);
+	}
+	if (last.outcome.kind === 'badBody') return badBodyError(node, answer.status, errorContext);
+	let extra: string | undefined;
+	if (stop.reason === 'exhausted') {
+		extra = `Gave up after ${attempts} attempts.`;
+	} else if (answer.status >= 500) {
+		extra = mayHaveBeenApplied(request.method, request.resendable);
+	}
+	return httpStatusError(node, answer.status, answer.body, errorContext, extra);
 }

@@ -1,9 +1,130 @@
-// Request settings: the node parameters the transport reads (authentication, requestOptions).
-import type { IDataObject, IExecuteFunctions, IHookFunctions } from 'n8n-workflow';
+// What a request is: the transport's public types and defaults, the node's Request Options (their
+// parameter, read and checked before any request), the methods that may be resent, and the scope
+// each endpoint and each trigger event needs (docs/api-contract.md, "Scopes").
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHookFunctions,
+	ILoadOptionsFunctions,
+	INodeProperties,
+	IPollFunctions,
+	ITriggerFunctions,
+	IWebhookFunctions,
+} from 'n8n-workflow';
 
-import { MAX_WAIT_CAP_SECONDS, requestOptionsDescription } from '../descriptions';
 import { invalid as invalidValue, labelOf } from '../validation';
-import type { ErpContext, ErpRequestSettings } from './types';
+
+/** Default of Max Rate-Limit Wait: the longest a request waits for the rate limit, in all. */
+export const DEFAULT_MAX_WAIT_SECONDS = 60;
+/** Highest value the option accepts: one hour (longer waits are a job for a later run). */
+export const MAX_WAIT_CAP_SECONDS = 3600;
+/** Timeout of one attempt. */
+export const DEFAULT_TIMEOUT_SECONDS = 30;
+
+export type ErpContext =
+	| IExecuteFunctions
+	| ILoadOptionsFunctions
+	| IHookFunctions
+	| IPollFunctions
+	| ITriggerFunctions
+	| IWebhookFunctions;
+
+export interface ErpRequest {
+	method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+	/** Relative to the credential's baseUrl, e.g. '/articles'. */
+	path: string;
+	qs?: IDataObject;
+	body?: IDataObject;
+	/** For error messages (and the item's credentials in an execute context). */
+	itemIndex?: number;
+	/** Names the resource in a 404 message, e.g. 'Article art_123'. */
+	resource?: string;
+	/** POST only. A string is sent as is, false sends none, undefined follows the settings. */
+	idempotencyKey?: string | false;
+	/**
+	 * Whether the request may be resent after its answer was lost (5xx, connection reset, timeout,
+	 * unreadable body). Default: GET and DELETE. A rate-limit refusal or a refused connection is always resent.
+	 */
+	resendable?: boolean;
+}
+
+export interface ErpRequestSettings {
+	/** Longest a request may wait for the rate limit, in all, before failing instead. Default 60. */
+	maxWaitSeconds?: number;
+	/** 'auto' (default): derived key; 'off': none; any other string: that key. */
+	idempotencyKey?: 'auto' | 'off' | string;
+	/** Timeout of one attempt, in seconds. Default 30. */
+	timeoutSeconds?: number;
+}
+
+export type ErpCredentialType = 'erpApi' | 'erpOAuth2Api';
+
+export type HttpMethod = ErpRequest['method'];
+
+/**
+ * Methods that can be resent after an answer was lost: GET, and DELETE (deleting twice is harmless).
+ * PUT is idempotent by HTTP definition, but only the API Request operation sends it, to endpoints
+ * the node does not know: it is not resent (a request's `resendable` says otherwise).
+ */
+export function isIdempotentMethod(method: HttpMethod): boolean {
+	return method === 'GET' || method === 'DELETE';
+}
+
+/** The per-node request options: rate-limit wait cap and idempotency key. */
+export const requestOptionsDescription: INodeProperties = {
+	displayName: 'Request Options',
+	name: 'requestOptions',
+	type: 'collection',
+	placeholder: 'Add Request Option',
+	default: {},
+	options: [
+		{
+			displayName: 'Idempotency Key',
+			name: 'idempotency',
+			type: 'options',
+			options: [
+				{
+					name: 'Automatic',
+					value: 'auto',
+					description:
+						'Derived from the workflow, the node and the request data, so a retry or a re-run of a failed execution cannot create a duplicate',
+				},
+				{
+					name: 'Custom',
+					value: 'custom',
+					description: 'Your own key, for example the e-commerce order number',
+				},
+				{
+					name: 'Off',
+					value: 'off',
+					description: 'Send no key: every request creates a new record',
+				},
+			],
+			default: 'auto',
+			description: 'The Idempotency-Key sent with create requests (POST)',
+			hint: "With a key, the ERP treats two identical create requests within 24 hours as one and returns the first result. Two real, identical payments must differ in some field (a settlement's reference, for example) or use Off.",
+		},
+		{
+			displayName: 'Custom Idempotency Key',
+			name: 'customIdempotencyKey',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. {{ $json.order_number }}',
+			description:
+				'The key to send, usually from an expression: a value that identifies this one business operation, such as an order number. Up to 255 printable ASCII characters.',
+			displayOptions: { show: { idempotency: ['custom'] } },
+		},
+		{
+			displayName: 'Max Rate-Limit Wait (Seconds)',
+			name: 'maxWaitSeconds',
+			type: 'number',
+			typeOptions: { minValue: 0, maxValue: MAX_WAIT_CAP_SECONDS },
+			default: DEFAULT_MAX_WAIT_SECONDS,
+			description:
+				'Longest one request may wait for the ERP\'s rate limit, in all (its turn and every wait the ERP asks for). Past it, the node fails with a clear error instead of waiting. An exhausted daily quota always fails at once.',
+		},
+	],
+};
 
 export function isExecuteContext(context: ErpContext): context is IExecuteFunctions {
 	return typeof (context as IExecuteFunctions).getInputData === 'function';
@@ -105,4 +226,56 @@ export function getRequestSettings(context: ErpContext, itemIndex?: number): Erp
 		throw invalid('idempotency', 'expected Automatic (auto), Custom (custom) or Off (off)');
 	}
 	return settings;
+}
+
+/** Scope each event of the trigger needs (docs/api-contract.md). The one list of the events. */
+export const EVENT_SCOPES = {
+	'vente.creee': 'factures:read',
+	'facture.payee': 'factures:read',
+	'stock.bas': 'articles:read',
+	'tva.declaree': 'compta:read',
+	'paie.validee': 'paie:read',
+} as const satisfies Record<string, string>;
+
+/** An event of the ERP's webhooks. */
+export type ErpEvent = keyof typeof EVENT_SCOPES;
+
+/** The events, in EVENT_SCOPES order. */
+export const ERP_EVENT_NAMES = Object.keys(EVENT_SCOPES) as ErpEvent[];
+
+export function isErpEvent(event: string): event is ErpEvent {
+	return Object.prototype.hasOwnProperty.call(EVENT_SCOPES, event);
+}
+
+/** Scope each endpoint needs (docs/api-contract.md). `/webhooks` depends on the events: see `requiredScopes`. */
+const ENDPOINT_SCOPES: Array<{ method: HttpMethod; path: RegExp; scope: string }> = [
+	{ method: 'GET', path: /^\/articles(\/[^/]+)?$/, scope: 'articles:read' },
+	{ method: 'GET', path: /^\/stock\/mouvements$/, scope: 'articles:read' },
+	{ method: 'POST', path: /^\/articles$/, scope: 'articles:write' },
+	{ method: 'PATCH', path: /^\/articles\/[^/]+$/, scope: 'articles:write' },
+	{ method: 'GET', path: /^\/clients(\/[^/]+)?$/, scope: 'clients:read' },
+	{ method: 'POST', path: /^\/clients$/, scope: 'clients:write' },
+	{ method: 'PATCH', path: /^\/clients\/[^/]+$/, scope: 'clients:write' },
+	{ method: 'GET', path: /^\/factures(\/[^/]+)?$/, scope: 'factures:read' },
+	{ method: 'POST', path: /^\/factures$/, scope: 'factures:write' },
+	{ method: 'POST', path: /^\/reglements$/, scope: 'factures:write' },
+	{ method: 'GET', path: /^\/comptabilite\/grand-livre$/, scope: 'compta:read' },
+	// Beyond the spec's table (docs/api-contract.md), reached with the API Request operation.
+	{ method: 'DELETE', path: /^\/articles\/[^/]+$/, scope: 'articles:write' },
+	{ method: 'GET', path: /^\/paie\/bulletins$/, scope: 'paie:read' },
+	{ method: 'GET', path: /^\/audit\/journal$/, scope: 'audit:read' },
+];
+
+/** The scopes a request needs, per docs/api-contract.md; empty when unknown. */
+export function requiredScopes(method: HttpMethod, path: string, body?: IDataObject): string[] {
+	const cleanPath = path.split('?')[0].replace(/\/+$/, '');
+	if (/^\/webhooks(\/|$)/.test(cleanPath)) {
+		const events = Array.isArray(body?.events) ? (body.events as unknown[]).map(String) : [];
+		const selected = events.includes('*') ? ERP_EVENT_NAMES : events.filter(isErpEvent);
+		return [...new Set(selected.map((event) => EVENT_SCOPES[event]))];
+	}
+	const match = ENDPOINT_SCOPES.find(
+		(entry) => entry.method === method && entry.path.test(cleanPath),
+	);
+	return match ? [match.scope] : [];
 }

@@ -4,7 +4,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { canonicalJson, deriveIdempotencyKey } from '../../../shared/transport/idempotency';
+import { canonicalJson, deriveIdempotencyKey } from '../../../shared/transport';
 import { invalid, isBlank, labelOf, toEnum } from '../../../shared/validation';
 import { queryParametersProperty, returnAllAndLimit } from '../common.descriptions';
 import type { ItemErp, ItemRequest, OperationResult, Prepared } from '../erp';

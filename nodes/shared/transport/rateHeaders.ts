@@ -1,4 +1,4 @@
-// The rate-limit header dialects a server or its gateway may speak, each read into the same
+// What an answer's headers say about the rate limit. The dialects a server or its gateway may speak, each read into the same
 // budget: how many requests the window allows, how many are left, and the seconds until it
 // resets. Pure functions (the time is a parameter). The first dialect whose headers are present
 // and readable is used; unreadable values are ignored, never a crash or a wait of years.
@@ -11,8 +11,8 @@
 //                seconds, Unix seconds or Unix milliseconds (told apart by size, measured
 //                against the answer's Date, else the clock)
 //
-// Servers that send none of these, only Retry-After on a 429, are paced by what they accept and
-// refuse (budget.ts).
+// Retry-After (delta seconds or an HTTP date) is read beside them. A server that sends none of
+// these is paced all the same (pacer.ts): the headers only cap the rate.
 
 export type Headers = Record<string, unknown>;
 
@@ -191,4 +191,39 @@ export function readBudget(
 		partial ??= { ...reading, dialect: dialect.name };
 	}
 	return partial ?? {};
+}
+
+/** `Retry-After` in seconds from now: delta-seconds or an HTTP date. Undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | undefined, nowMs: number): number | undefined {
+	if (value === undefined || value === '') return undefined;
+	const seconds = nonNegativeNumber(value);
+	if (seconds !== undefined) return seconds;
+	if (!/^[A-Za-z]/.test(value)) return undefined; // an HTTP date starts with the day name
+	const dateMs = Date.parse(value);
+	if (Number.isNaN(dateMs)) return undefined;
+	return Math.max(0, (dateMs - nowMs) / 1000);
+}
+
+/** What one answer's headers say about the rate limit. */
+export interface RateLimitInfo {
+	limit?: number;
+	remaining?: number;
+	/** Seconds until the current window resets, in whichever dialect the server spoke. */
+	resetSeconds?: number;
+	/** Seconds to wait before retrying (`Retry-After`), on a refusal or a 503. */
+	retryAfterSeconds?: number;
+	/** The header dialect the budget was read from; undefined when none was sent. */
+	dialect?: DialectName;
+}
+
+/** The one reader of rate-limit headers for every request path (nodes, lists, lookups, triggers). */
+export function readRateLimitHeaders(headers: Headers | undefined, nowMs: number): RateLimitInfo {
+	const { limit, remaining, resetSeconds, dialect } = readBudget(headers, nowMs);
+	return {
+		limit,
+		remaining,
+		resetSeconds,
+		retryAfterSeconds: parseRetryAfter(header(headers, 'retry-after'), nowMs),
+		dialect,
+	};
 }

@@ -1,0 +1,299 @@
+// The pacer: each key's rate, in one place. Whatever limiter the ERP (or a gateway in front of it)
+// runs, fixed or sliding windows, token or leaky buckets, and whatever it reports:
+//
+// - Requests for a key are spaced evenly at the rate known: the ERP's headers (limit per window,
+//   and what is left of the window until its end); else the credential's Rate Limit (Requests per
+//   Minute); else the specification's 100 per minute; always a little under it (RATE_MARGIN).
+//   Only the head of the key's queue is sent, one interval after the last request: never a burst,
+//   at the start or at a reopening. Headers cap the rate; they never grant a burst.
+// - A 429 (bare or not, whatever the headers said) halves the key's rate: every 429 to a request
+//   sent since the last cut cuts again (one cut per round: those already in flight cut no
+//   further), down to a sixteenth of the known rate. While nothing is refused the rate recovers
+//   step by step (additive increase: each accepted request adds a fiftieth of the rate where the
+//   refusals began), so an unknown limiter is found without a model of it, and processes sharing
+//   a key converge on their shares. A 429's Retry-After (else its reset) closes the key until
+//   then; a bare 429 closes it for one interval at the new rate.
+// - Every process finds its own share the same way (as TCP flows share a link): with budget
+//   headers each sees what the others used (the remaining count); with none, their 429s.
+// - The only end of waiting is the request's Max Rate-Limit Wait: a turn that would come later is
+//   taken then (the server's answer decides), at once when the key is closed past it (nothing to
+//   wait for), and the attempt loop (request.ts) fails a 429 whose wait would pass it, clearly.
+//
+// The arithmetic takes the time as a parameter (unit tests drive it with fake time); `takeTurn`
+// wires it to `clockMs` and n8n's `sleep`.
+import { createHash } from 'crypto';
+import { sleep } from 'n8n-workflow';
+
+import type { RateLimitInfo } from './rateHeaders';
+
+/** The clock of every wait (the attempt loop's too): monotonic, never set back like Date (NTP, tests). */
+export const clockMs = (): number => performance.now();
+
+/** The specification's rate limit, used while neither the ERP nor the credential says another. */
+export const SPEC_RATE_PER_MINUTE = 100;
+/** Requests are spaced this much under the known rate, so that network jitter never overflows it. */
+export const RATE_MARGIN = 0.97;
+/** A 429 multiplies the rate by this. */
+export const CUT_FACTOR = 0.5;
+/** Each accepted request raises a cut rate by this share of the rate where the refusals began. */
+export const RECOVER_STEP = 1 / 50;
+/** A key is never cut below this share of its known rate. */
+export const MIN_RATE_SHARE = 1 / 16;
+/** Added to a server's reset, so that the request lands after it, not on it. */
+export const RESET_MARGIN_MS = 20;
+/** A waiting request looks again at least this often (and a cancellation is noticed within it). */
+export const WAIT_SLICE_MS = 200;
+/** A key with nothing waiting or in flight is forgotten after this long. */
+export const IDLE_MS = 15 * 60_000;
+/** At most this many keys are kept; the least recently used idle ones go first. */
+export const MAX_KEYS = 500;
+
+/** One key's rate state. */
+export interface Pace {
+	/** The rate a 429 cut to, per minute, recovering; undefined: at the known rate. */
+	cutRate?: number;
+	/** The rate when the refusals began (per minute): the recovery's step is a share of it. */
+	refusedRate?: number;
+	/** When the rate was last cut (-Infinity: never). */
+	cutAtMs: number;
+	/** Something was accepted since the last cut. */
+	acceptedSinceCut: boolean;
+	/** Nothing is sent before then (a 429's wait, or a window used up). */
+	gateUntilMs: number;
+	/** The last request sent. */
+	lastSentMs: number;
+	/** The headers' limit per window, and the longest window seen (ms). */
+	limit?: number;
+	windowMs: number;
+	/** The current window's end, the tightest bound its answers gave, and what they said was left. */
+	windowEndMs?: number;
+	remaining?: number;
+	/** The credential's rate, as the credential says it now (undefined: not set). */
+	credentialRate?: number;
+	inFlight: number;
+	/** Tickets of the waiting requests, first come first served (a request refused goes first). */
+	queue: number[];
+	/** When each waiting ticket last looked (one whose wait never returns is passed over). */
+	seen: Map<number, number>;
+	nextTicket: number;
+	lastUsedMs: number;
+}
+
+export function newPace(nowMs: number): Pace {
+	return {
+		cutAtMs: -Infinity,
+		acceptedSinceCut: true,
+		gateUntilMs: -Infinity,
+		lastSentMs: -Infinity,
+		windowMs: 0,
+		inFlight: 0,
+		queue: [],
+		seen: new Map(),
+		nextTicket: 0,
+		lastUsedMs: nowMs,
+	};
+}
+
+/** The rate known (per minute): the headers' limit per window, else the credential's, else the spec's. */
+export function knownRate(pace: Pace): number {
+	if (pace.limit !== undefined && pace.windowMs > 0) return (pace.limit * 60_000) / pace.windowMs;
+	return pace.credentialRate ?? SPEC_RATE_PER_MINUTE;
+}
+
+/** The rate requests go at now (per minute): the known rate with its margin, or lower after a 429. */
+export function currentRate(pace: Pace): number {
+	return Math.min(knownRate(pace) * RATE_MARGIN, pace.cutRate ?? Infinity);
+}
+
+/** The spacing between two requests of the key at `nowMs`. */
+export function intervalMs(pace: Pace, nowMs: number): number {
+	let interval = 60_000 / currentRate(pace);
+	// What is left of the headers' window, spread to its end (others may be using it too).
+	const { windowEndMs, remaining } = pace;
+	if (windowEndMs !== undefined && remaining !== undefined && nowMs < windowEndMs) {
+		const left = remaining - pace.inFlight;
+		if (left > 0) interval = Math.max(interval, (windowEndMs - nowMs) / left);
+	}
+	return interval;
+}
+
+/**
+ * When the request at `position` in the queue (0: the head) is expected to go. Only the head is
+ * ever sent; the others' times are for sleeping until then.
+ */
+export function turnAtMs(pace: Pace, position: number, nowMs: number): number {
+	const interval = intervalMs(pace, nowMs);
+	const head = Math.max(nowMs, pace.gateUntilMs, pace.lastSentMs + interval);
+	return head + position * interval;
+}
+
+/** turnAtMs, by `deadlineMs` at the latest; `nowMs` when the key is closed past it (no use waiting). */
+export function turnByMs(pace: Pace, position: number, nowMs: number, deadlineMs: number): number {
+	return pace.gateUntilMs > deadlineMs
+		? nowMs
+		: Math.min(turnAtMs(pace, position, nowMs), deadlineMs);
+}
+
+/** A request is sent now. */
+export function sent(pace: Pace, nowMs: number): void {
+	pace.lastSentMs = nowMs;
+	pace.inFlight++;
+	pace.lastUsedMs = nowMs;
+}
+
+/** What one answer said, for the pacer. */
+export interface PaceAnswer {
+	status: number;
+	apiCode?: string;
+	info: RateLimitInfo;
+	/** When its request was sent. */
+	sentAtMs: number;
+}
+
+/** The wait a 429 names: Retry-After, else the window's reset (plus a margin); undefined: none. */
+export function namedWaitMs(info: RateLimitInfo): number | undefined {
+	if (info.retryAfterSeconds !== undefined) return info.retryAfterSeconds * 1000;
+	if (info.resetSeconds !== undefined) return info.resetSeconds * 1000 + RESET_MARGIN_MS;
+	return undefined;
+}
+
+function readWindow(pace: Pace, info: RateLimitInfo, nowMs: number): void {
+	if (info.remaining === undefined || info.resetSeconds === undefined) return;
+	if (info.limit !== undefined) pace.limit = info.limit;
+	pace.windowMs = Math.max(pace.windowMs, info.resetSeconds * 1000);
+	// Resets are whole seconds rounded up: each answer bounds the end from above; a count that
+	// went up, or an end passed, is a new window.
+	const bound = nowMs + info.resetSeconds * 1000;
+	const newWindow =
+		pace.windowEndMs === undefined ||
+		nowMs >= pace.windowEndMs ||
+		info.remaining > (pace.remaining ?? Infinity);
+	pace.windowEndMs = newWindow ? bound : Math.min(pace.windowEndMs!, bound);
+	pace.remaining = newWindow ? info.remaining : Math.min(pace.remaining!, info.remaining);
+}
+
+/** Takes in an answer (none: the request got no HTTP answer). */
+export function answered(pace: Pace, answer: PaceAnswer | undefined, nowMs: number): void {
+	pace.inFlight = Math.max(0, pace.inFlight - 1);
+	pace.lastUsedMs = nowMs;
+	if (answer === undefined || answer.apiCode === 'daily_quota_exceeded') return;
+	readWindow(pace, answer.info, nowMs);
+	if (answer.status !== 429) {
+		if (answer.status >= 500) return;
+		pace.acceptedSinceCut = true;
+		if (pace.cutRate !== undefined) {
+			const raised = pace.cutRate + (pace.refusedRate ?? knownRate(pace)) * RECOVER_STEP;
+			pace.cutRate = raised >= knownRate(pace) * RATE_MARGIN ? undefined : raised;
+		}
+		// The window is used up (by us or others): nothing goes before its end.
+		const { windowEndMs, remaining } = pace;
+		if (windowEndMs !== undefined && remaining !== undefined && remaining - pace.inFlight <= 0) {
+			pace.gateUntilMs = Math.max(pace.gateUntilMs, windowEndMs + RESET_MARGIN_MS);
+		}
+		return;
+	}
+	// A 429: slower, whatever the headers said.
+	if (answer.sentAtMs >= pace.cutAtMs) {
+		const rate = currentRate(pace);
+		if (pace.acceptedSinceCut) pace.refusedRate = rate;
+		pace.cutRate = Math.max(knownRate(pace) * MIN_RATE_SHARE, rate * CUT_FACTOR);
+		pace.cutAtMs = nowMs;
+		pace.acceptedSinceCut = false;
+	}
+	const wait = namedWaitMs(answer.info) ?? 60_000 / currentRate(pace);
+	pace.gateUntilMs = Math.max(pace.gateUntilMs, nowMs + wait);
+}
+
+/**
+ * Forgets keys nobody uses: nothing waiting or in flight and unused for IDLE_MS, and beyond
+ * MAX_KEYS the least recently used idle ones. A forgotten key starts again at the known rate.
+ */
+export function prune(paces: Map<string, Pace>, nowMs: number): void {
+	const idle = (p: Pace) => p.queue.length === 0 && p.inFlight === 0;
+	for (const [key, pace] of paces) {
+		if (idle(pace) && nowMs - pace.lastUsedMs > IDLE_MS) paces.delete(key);
+	}
+	if (paces.size <= MAX_KEYS) return;
+	const oldest = [...paces]
+		.filter(([, pace]) => idle(pace))
+		.sort(([, a], [, b]) => a.lastUsedMs - b.lastUsedMs);
+	for (const [key] of oldest.slice(0, paces.size - MAX_KEYS)) paces.delete(key);
+}
+
+const paces = new Map<string, Pace>();
+
+/**
+ * The key's name: a hash of the credential type, the base URL and the key (the API key, or the
+ * credential for OAuth2, whose tokens change), so that no secret is kept in clear.
+ */
+export function paceKey(credentialType: string, baseUrl: string, key: string): string {
+	return createHash('sha256').update(`${credentialType}\n${baseUrl}\n${key}`).digest('hex');
+}
+
+/**
+ * Waits `ms` with n8n's `sleep`, in slices: n8n's `sleep(ms, signal)` honours the signal only from
+ * n8n 2.34, so the signal is checked between slices and a cancellation ends the wait within one.
+ * Rejects with the signal's reason.
+ */
+export async function wait(ms: number, signal?: AbortSignal): Promise<void> {
+	let left = ms;
+	for (;;) {
+		signal?.throwIfAborted();
+		if (left <= 0) return;
+		const slice = Math.min(left, WAIT_SLICE_MS);
+		const before = clockMs();
+		await sleep(slice, signal);
+		left -= clockMs() - before;
+	}
+}
+
+/** A request's turn: hand it back with `settle` once its answer is known. */
+export type Turn = { pace: Pace; sentAtMs: number; settled: boolean };
+
+/**
+ * Waits for the request's turn on its key, in the order of arrival (`first`: ahead of everyone,
+ * for a request that was refused), and takes it, by `deadlineMs` (the end of the request's Max
+ * Rate-Limit Wait) at the latest (turnByMs).
+ */
+export async function takeTurn(
+	key: string,
+	options: { deadlineMs: number; signal?: AbortSignal; first?: boolean; ratePerMinute?: number },
+): Promise<Turn> {
+	prune(paces, clockMs());
+	let pace = paces.get(key);
+	if (pace === undefined) {
+		pace = newPace(clockMs());
+		paces.set(key, pace);
+	}
+	pace.credentialRate = options.ratePerMinute;
+	const ticket = pace.nextTicket++;
+	if (options.first) pace.queue.unshift(ticket);
+	else pace.queue.push(ticket);
+	try {
+		for (;;) {
+			const now = clockMs();
+			pace.seen.set(ticket, now);
+			const ahead = pace.queue.slice(0, pace.queue.indexOf(ticket));
+			const live = ahead.filter((t) => now - (pace.seen.get(t) ?? now) <= 5 * WAIT_SLICE_MS);
+			const at = turnByMs(pace, live.length, now, options.deadlineMs);
+			if (at <= now) {
+				sent(pace, now);
+				return { pace, sentAtMs: now, settled: false };
+			}
+			await wait(Math.min(at - now, WAIT_SLICE_MS), options.signal);
+		}
+	} finally {
+		pace.queue.splice(pace.queue.indexOf(ticket), 1);
+		pace.seen.delete(ticket);
+	}
+}
+
+/** Gives the turn back with what the answer (none: no HTTP answer) received at `atMs` said. Once only. */
+export function settle(turn: Turn, answer?: Omit<PaceAnswer, 'sentAtMs'>, atMs = clockMs()): void {
+	if (turn.settled) return;
+	turn.settled = true;
+	answered(turn.pace, answer && { ...answer, sentAtMs: turn.sentAtMs }, atMs);
+}
+
+/** Until when the turn's key is closed (a 429's wait, named or chosen). */
+export const closedUntilMs = (turn: Turn): number => turn.pace.gateUntilMs;
