@@ -18,7 +18,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 
-import { EXAMPLE_IDS, importWorkflows } from '../../scripts/examples';
+import { demoCredential, EXAMPLE_IDS } from '../../scripts/examples';
 import { N8N_VERSION } from '../../scripts/n8n-env';
 import { freePort, keepFilesOnFailure, skipE2e } from '../../scripts/n8n-instance';
 import { limiterSite, runNginx, type RunningNginx } from '../../scripts/nginx';
@@ -53,18 +53,14 @@ const ORDERS = 30;
 				folderPrefix: 'n8n-nodes-erp-e2e-nginx-limit-',
 				log,
 				files,
-				beforeStart: async (started) => {
+				workflows: () => [workflow],
+				credentials: async (started) => {
 					const listen = await freePort();
 					const upstream = new URL(started.sandbox.url).host;
 					const site = limiterSite({ listen, upstream, perMinute: 100, burst: 10 });
 					nginx = await runNginx(site, listen, folder, log);
 					// The example's credential points at nginx, not at the sandbox.
-					const workflows = [workflow];
-					await importWorkflows(
-						started.config,
-						{ sandboxBaseUrl: `${nginx.url}/v1`, workflows },
-						log,
-					);
+					return [demoCredential(`${nginx.url}/v1`)];
 				},
 			});
 			await e2e.rest.activate(EXAMPLE_IDS.orderToInvoice);
