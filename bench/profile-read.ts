@@ -4,6 +4,7 @@
 // V8 CPU profile of the measured reads (open it in Chrome DevTools or VS Code).
 //
 //   npx tsx bench/profile-read.ts [node|bare|bare-fresh] [articles=20000] [reads=5] [out=bench/results/read.cpuprofile]
+import { UNPACED } from '../sandbox';
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import { performance } from 'node:perf_hooks';
@@ -18,10 +19,18 @@ function post<T>(session: Session, method: string): Promise<T> {
 }
 
 async function main(): Promise<void> {
-	const [contender = 'node', articles = '20000', reads = '5', out = 'bench/results/read.cpuprofile'] = process.argv.slice(2);
+	const [
+		contender = 'node',
+		articles = '20000',
+		reads = '5',
+		out = 'bench/results/read.cpuprofile',
+	] = process.argv.slice(2);
 	const read = readers[contender];
-	if (!read) throw new Error(`unknown contender ${contender}; choose from ${Object.keys(readers).join(', ')}`);
-	const sandbox = await startBenchSandbox({ articles: Number(articles), rateLimit: false });
+	if (!read)
+		throw new Error(
+			`unknown contender ${contender}; choose from ${Object.keys(readers).join(', ')}`,
+		);
+	const sandbox = await startBenchSandbox({ articles: Number(articles), rateLimit: UNPACED });
 	const session = new Session();
 	session.connect();
 	try {
@@ -31,7 +40,9 @@ async function main(): Promise<void> {
 		for (let i = 0; i < Number(reads); i++) {
 			const start = performance.now();
 			const { items } = await read(sandbox.baseUrl);
-			process.stdout.write(`${contender} ${items.length} articles: ${(performance.now() - start).toFixed(0)} ms\n`);
+			process.stdout.write(
+				`${contender} ${items.length} articles: ${(performance.now() - start).toFixed(0)} ms\n`,
+			);
 		}
 		const { profile } = await post<{ profile: unknown }>(session, 'Profiler.stop');
 		writeFileSync(out, JSON.stringify(profile));

@@ -9,6 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { readAllWithNode, readAllWithUndici, readAllWithUndiciFresh } from '../contenders';
 import type { Reader } from '../contenders';
 import { startBenchSandbox } from '../sandbox';
+import { UNPACED } from '../../sandbox';
 import { alternate, summarize } from '../stats';
 import type { Summary } from '../stats';
 import type { FigureContext } from './types';
@@ -39,7 +40,7 @@ interface Timing {
 export async function runP1(context: FigureContext): Promise<P1Result> {
 	const articles = 20_000;
 	const rounds = context.quick ? 3 : 7;
-	const sandbox = await startBenchSandbox({ articles, rateLimit: false });
+	const sandbox = await startBenchSandbox({ articles, rateLimit: UNPACED });
 	try {
 		const requests: Record<string, number> = {};
 		const timed = (name: string, read: Reader) => async (): Promise<Timing> => {
@@ -48,8 +49,10 @@ export async function runP1(context: FigureContext): Promise<P1Result> {
 			const { items, nodeRun } = await read(sandbox.baseUrl);
 			const ms = performance.now() - start;
 			const log = await sandbox.takeLog();
-			if (items.length !== articles) throw new Error(`${name} read ${items.length} articles, not ${articles}`);
-			if (log.some((record) => record.status !== 200)) throw new Error(`${name} got answers other than 200`);
+			if (items.length !== articles)
+				throw new Error(`${name} read ${items.length} articles, not ${articles}`);
+			if (log.some((record) => record.status !== 200))
+				throw new Error(`${name} got answers other than 200`);
 			requests[name] = log.length;
 			return { ms, nodeMs: nodeRun?.executionTime };
 		};
@@ -68,10 +71,13 @@ export async function runP1(context: FigureContext): Promise<P1Result> {
 			},
 		);
 		if (new Set(Object.values(requests)).size !== 1) {
-			throw new Error(`the contenders made different numbers of requests: ${JSON.stringify(requests)}`);
+			throw new Error(
+				`the contenders made different numbers of requests: ${JSON.stringify(requests)}`,
+			);
 		}
 		const nodeMs = runs.node.map((t) => t.nodeMs ?? Number.NaN);
-		const per = (numerator: number[], denominator: Timing[]) => summarize(numerator.map((ms, i) => ms / denominator[i].ms));
+		const per = (numerator: number[], denominator: Timing[]) =>
+			summarize(numerator.map((ms, i) => ms / denominator[i].ms));
 		return {
 			articles,
 			rounds,
@@ -81,7 +87,10 @@ export async function runP1(context: FigureContext): Promise<P1Result> {
 			bareMs: summarize(runs.bare.map((t) => t.ms)),
 			bareFreshMs: summarize(runs.bareFresh.map((t) => t.ms)),
 			ratio: per(nodeMs, runs.bare),
-			harnessRatio: per(runs.node.map((t) => t.ms), runs.bare),
+			harnessRatio: per(
+				runs.node.map((t) => t.ms),
+				runs.bare,
+			),
 			freshRatio: per(nodeMs, runs.bareFresh),
 		};
 	} finally {

@@ -9,6 +9,7 @@ import { fork } from 'node:child_process';
 import path from 'node:path';
 
 import { startBenchSandbox } from '../sandbox';
+import { UNPACED } from '../../sandbox';
 import { alternate, summarize } from '../stats';
 import type { Summary } from '../stats';
 import type { MemoryMeasure } from './p4-child';
@@ -66,7 +67,7 @@ const MB = 1024 * 1024;
 export async function runP4(context: FigureContext): Promise<P4Result> {
 	const articles = context.quick ? 20_000 : 100_000;
 	const rounds = context.quick ? 1 : 3;
-	const sandbox = await startBenchSandbox({ articles, rateLimit: false, dailyQuota: 10_000_000 });
+	const sandbox = await startBenchSandbox({ articles, rateLimit: UNPACED, dailyQuota: 10_000_000 });
 	try {
 		let jsonBytes = 0;
 		const measured = (contender: string) => async () => {
@@ -74,26 +75,39 @@ export async function runP4(context: FigureContext): Promise<P4Result> {
 			const measure = await measureInChild(sandbox.baseUrl, contender);
 			// The warm-up request (one item) comes first in the log: leave it out.
 			const log = (await sandbox.takeLog()).slice(1);
-			if (measure.items !== articles) throw new Error(`P4 ${contender} read ${measure.items} articles, not ${articles}`);
+			if (measure.items !== articles)
+				throw new Error(`P4 ${contender} read ${measure.items} articles, not ${articles}`);
 			jsonBytes = log.reduce((sum, record) => sum + record.bytes, 0);
 			return { ...measure, jsonBytes };
 		};
-		const runs = await alternate({ node: measured('node'), bare: measured('bare'), bareFresh: measured('bare-fresh') }, rounds, {
-			warmup: false,
-			onRun: (name, round, m) =>
-				context.progress(
-					`P4 round ${round + 1}/${rounds} ${name}: heap +${((m.peak.heapUsed - m.baseline.heapUsed) / MB).toFixed(0)} MB, ` +
-						`RSS +${((m.peak.rss - m.baseline.rss) / MB).toFixed(0)} MB for ${(m.jsonBytes / MB).toFixed(1)} MB of JSON`,
-				),
-		});
+		const runs = await alternate(
+			{ node: measured('node'), bare: measured('bare'), bareFresh: measured('bare-fresh') },
+			rounds,
+			{
+				warmup: false,
+				onRun: (name, round, m) =>
+					context.progress(
+						`P4 round ${round + 1}/${rounds} ${name}: heap +${((m.peak.heapUsed - m.baseline.heapUsed) / MB).toFixed(0)} MB, ` +
+							`RSS +${((m.peak.rss - m.baseline.rss) / MB).toFixed(0)} MB for ${(m.jsonBytes / MB).toFixed(1)} MB of JSON`,
+					),
+			},
+		);
 		const contender = (list: Array<MemoryMeasure & { jsonBytes: number }>): P4Contender => ({
 			runs: list,
 			rssRatio: summarize(list.map((m) => (m.peak.rss - m.baseline.rss) / m.jsonBytes)),
 			heapRatio: summarize(list.map((m) => (m.peak.heapUsed - m.baseline.heapUsed) / m.jsonBytes)),
-			retainedRatio: summarize(list.map((m) => (m.retainedHeapUsed - m.baseline.heapUsed) / m.jsonBytes)),
-			wholeRunHeapRatio: summarize(list.map((m) => (m.peakWholeRun.heapUsed - m.baseline.heapUsed) / m.jsonBytes)),
-			arrayBuffersRatio: summarize(list.map((m) => (m.peak.arrayBuffers - m.baseline.arrayBuffers) / m.jsonBytes)),
-			retainedArrayBuffersRatio: summarize(list.map((m) => (m.retainedArrayBuffers - m.baseline.arrayBuffers) / m.jsonBytes)),
+			retainedRatio: summarize(
+				list.map((m) => (m.retainedHeapUsed - m.baseline.heapUsed) / m.jsonBytes),
+			),
+			wholeRunHeapRatio: summarize(
+				list.map((m) => (m.peakWholeRun.heapUsed - m.baseline.heapUsed) / m.jsonBytes),
+			),
+			arrayBuffersRatio: summarize(
+				list.map((m) => (m.peak.arrayBuffers - m.baseline.arrayBuffers) / m.jsonBytes),
+			),
+			retainedArrayBuffersRatio: summarize(
+				list.map((m) => (m.retainedArrayBuffers - m.baseline.arrayBuffers) / m.jsonBytes),
+			),
 			peakRssMb: summarize(list.map((m) => m.peak.rss / MB)),
 		});
 		return {

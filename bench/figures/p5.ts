@@ -11,7 +11,7 @@ import { performance } from 'node:perf_hooks';
 import { Webhook } from 'standardwebhooks';
 
 import type * as Signature from '../../nodes/ErpTrigger/signature';
-import { DEMO_KEYS } from '../../sandbox';
+import { DEMO_KEYS, UNPACED } from '../../sandbox';
 import { TestCredentials, activateTrigger } from '../../test/harness';
 import { startBenchSandbox } from '../sandbox';
 import { loadAsShipped } from '../shipped';
@@ -29,7 +29,12 @@ export interface P5Result {
 
 /** A JSON event body of exactly `size` bytes (padded in data.note). */
 function eventBody(id: string, size: number): string {
-	const event = { id, type: 'vente.creee', created_at: new Date().toISOString(), data: { id: 'fac_00000001', total_ttc: 12000, note: '' } };
+	const event = {
+		id,
+		type: 'vente.creee',
+		created_at: new Date().toISOString(),
+		data: { id: 'fac_00000001', total_ttc: 12000, note: '' },
+	};
 	const bare = Buffer.byteLength(JSON.stringify(event));
 	event.data.note = 'x'.repeat(Math.max(0, size - bare));
 	return JSON.stringify(event);
@@ -72,7 +77,9 @@ async function verificationRate(context: FigureContext): Promise<P5Result['verif
 	const library = new Webhook(secret);
 	const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
 	const token = Buffer.from(delivery.headers['webhook-signature'].split(',')[1]);
-	const { verifyStandardWebhook } = loadAsShipped<typeof Signature>('nodes/ErpTrigger/signature.ts');
+	const { verifyStandardWebhook } = loadAsShipped<typeof Signature>(
+		'nodes/ErpTrigger/signature.ts',
+	);
 
 	const checks: Record<string, () => boolean> = {
 		ours: () =>
@@ -86,7 +93,10 @@ async function verificationRate(context: FigureContext): Promise<P5Result['verif
 		library: () => library.verify(rawBody, delivery.headers) !== undefined,
 		hmac: () => {
 			const expected = Buffer.from(
-				createHmac('sha256', key).update(`${delivery.id}.${delivery.timestamp}.`).update(rawBody).digest('base64'),
+				createHmac('sha256', key)
+					.update(`${delivery.id}.${delivery.timestamp}.`)
+					.update(rawBody)
+					.digest('base64'),
 			);
 			return expected.length === token.length && timingSafeEqual(expected, token);
 		},
@@ -94,39 +104,59 @@ async function verificationRate(context: FigureContext): Promise<P5Result['verif
 	const rounds = context.quick ? 3 : 7;
 	const ms = context.quick ? 300 : 700;
 	const runs = await alternate(
-		Object.fromEntries(Object.entries(checks).map(([name, check]) => [name, async () => throughput(check, ms)])),
+		Object.fromEntries(
+			Object.entries(checks).map(([name, check]) => [name, async () => throughput(check, ms)]),
+		),
 		rounds,
-		{ onRun: (name, round, rate) => context.progress(`P5 round ${round + 1}/${rounds} ${name}: ${Math.round(rate).toLocaleString('en-US')}/s`) },
+		{
+			onRun: (name, round, rate) =>
+				context.progress(
+					`P5 round ${round + 1}/${rounds} ${name}: ${Math.round(rate).toLocaleString('en-US')}/s`,
+				),
+		},
 	);
-	return { ours: summarize(runs.ours), library: summarize(runs.library), hmac: summarize(runs.hmac) };
+	return {
+		ours: summarize(runs.ours),
+		library: summarize(runs.library),
+		hmac: summarize(runs.hmac),
+	};
 }
 
 async function triggerHandling(context: FigureContext): Promise<P5Result['trigger']> {
-	const sandbox = await startBenchSandbox({ articles: 10, rateLimit: false });
+	const sandbox = await startBenchSandbox({ articles: 10, rateLimit: UNPACED });
 	const credentials = new TestCredentials({
 		erpApi: { apiKey: DEMO_KEYS.full, environment: 'sandbox', baseUrl: sandbox.baseUrl },
 	});
 	let trigger: Awaited<ReturnType<typeof activateTrigger>> | undefined;
 	try {
 		// Automatic registration with the sandbox: the secret is the one the sandbox created.
-		trigger = await activateTrigger({ parameters: { events: ['*'] }, credentials, workflowId: 'bench-trigger' });
+		trigger = await activateTrigger({
+			parameters: { events: ['*'] },
+			credentials,
+			workflowId: 'bench-trigger',
+		});
 		const handle = trigger;
 		const secret = String(trigger.staticData.webhookSecret);
 		const eventsPerRound = context.quick ? 50 : 200;
 		const rounds = context.quick ? 3 : 5;
 		const round = async () => {
-			const deliveries = Array.from({ length: eventsPerRound }, () => signedDelivery(secret, BODY_BYTES));
+			const deliveries = Array.from({ length: eventsPerRound }, () =>
+				signedDelivery(secret, BODY_BYTES),
+			);
 			const start = performance.now();
 			for (const delivery of deliveries) {
 				const answer = await handle.deliver({ headers: delivery.headers, body: delivery.body });
 				if (answer.status !== 200 || answer.items?.length !== 1) {
-					throw new Error(`a valid delivery was answered ${answer.status} (${JSON.stringify(answer.body)})`);
+					throw new Error(
+						`a valid delivery was answered ${answer.status} (${JSON.stringify(answer.body)})`,
+					);
 				}
 			}
 			return (performance.now() - start) / eventsPerRound;
 		};
 		const runs = await alternate({ trigger: round }, rounds, {
-			onRun: (_name, index, ms) => context.progress(`P5 trigger round ${index + 1}/${rounds}: ${ms.toFixed(2)} ms/event`),
+			onRun: (_name, index, ms) =>
+				context.progress(`P5 trigger round ${index + 1}/${rounds}: ${ms.toFixed(2)} ms/event`),
 		});
 		return { eventsPerRound, rounds, msPerEvent: summarize(runs.trigger) };
 	} finally {
@@ -136,5 +166,9 @@ async function triggerHandling(context: FigureContext): Promise<P5Result['trigge
 }
 
 export async function runP5(context: FigureContext): Promise<P5Result> {
-	return { bodyBytes: BODY_BYTES, verify: await verificationRate(context), trigger: await triggerHandling(context) };
+	return {
+		bodyBytes: BODY_BYTES,
+		verify: await verificationRate(context),
+		trigger: await triggerHandling(context),
+	};
 }

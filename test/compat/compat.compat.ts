@@ -15,7 +15,7 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 
-import { DEMO_KEYS, control, sandboxRequests, sandboxStats } from '../../sandbox';
+import { DEMO_KEYS, control, sandboxRequests, sandboxStats, UNPACED } from '../../sandbox';
 import { SANDBOX_CREDENTIAL } from '../../scripts/examples';
 import { keepFilesOnFailure, n8nExecute, skipE2e } from '../../scripts/n8n-instance';
 import { expectCount, expectRuns } from '../e2e/count';
@@ -92,7 +92,7 @@ function atLeast(version: string, [major, minor]: number[]): boolean {
 				start: false,
 				// Access tokens live 2 s: every OAuth2 run below starts with an expired one.
 				sandbox: {
-					rateLimit: false,
+					rateLimit: UNPACED,
 					articles: ARTICLES,
 					tokenLifetimes: { accessTokenSeconds: 2 },
 				},

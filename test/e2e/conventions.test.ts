@@ -15,7 +15,7 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 
-import { sandboxRequests, signBodyHmac } from '../../sandbox';
+import { sandboxRequests, signBodyHmac, UNPACED } from '../../sandbox';
 import type { SandboxConventions } from '../../sandbox';
 import { SANDBOX_CREDENTIAL, type Workflow } from '../../scripts/examples';
 import { N8N_VERSION } from '../../scripts/n8n-env';
@@ -80,7 +80,7 @@ const LIST_HOOK_IDS = {
 				files,
 				sandbox: {
 					articles: ARTICLES,
-					rateLimit: false,
+					rateLimit: UNPACED,
 					conventions: VARIANT,
 					webhookRetry: { baseMs: 200, maxAttempts: 2, timeoutMs: 10_000 },
 				},

@@ -12,6 +12,7 @@
  *
  * Escape hatch for quick local loops only: ERP_SKIP_E2E=1 skips this file (never in CI).
  */
+import { UNPACED } from '../../sandbox';
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 
@@ -87,7 +88,7 @@ const COPY_ID = 'ErpGuideLowStock';
 				log,
 				files,
 				sandbox: {
-					rateLimit: false,
+					rateLimit: UNPACED,
 					conventions: STEP5,
 					webhookRetry: { baseMs: 200, maxAttempts: 1, timeoutMs: 10_000 },
 				},

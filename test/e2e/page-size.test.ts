@@ -16,7 +16,7 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 
-import { sandboxRequests } from '../../sandbox';
+import { sandboxRequests, UNPACED } from '../../sandbox';
 import { SANDBOX_CREDENTIAL } from '../../scripts/examples';
 import { N8N_VERSION } from '../../scripts/n8n-env';
 import { keepFilesOnFailure, skipE2e } from '../../scripts/n8n-instance';
@@ -43,7 +43,7 @@ const WEBHOOK_PATH = 'erp-e2e-page-size';
 				folderPrefix: 'n8n-nodes-erp-e2e-page-',
 				log,
 				files,
-				sandbox: { maxPageSize: 50, rateLimit: false },
+				sandbox: { maxPageSize: 50, rateLimit: UNPACED },
 				workflows: () => [
 					listAllWorkflow(WORKFLOW_ID, 'E2E: list every article', {
 						webhookId: 'a3d6f0c2-5b1e-4f7a-9c44-2e8b6d1f0a55',

@@ -10,7 +10,7 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 
-import { DEMO_KEYS } from '../../sandbox';
+import { DEMO_KEYS, UNPACED } from '../../sandbox';
 import { SANDBOX_CREDENTIAL } from '../../scripts/examples';
 import { N8N_VERSION } from '../../scripts/n8n-env';
 import { keepFilesOnFailure, skipE2e } from '../../scripts/n8n-instance';
@@ -81,7 +81,7 @@ const TRIGGER_IDS: Record<TriggerKind, string> = {
 				folderPrefix: 'n8n-nodes-erp-e2e-security-',
 				log,
 				files,
-				sandbox: { rateLimit: false },
+				sandbox: { rateLimit: UNPACED },
 				workflows: () => [
 					httpWorkflow(IDS.http, 'sec-http', { options: {} }),
 					httpWorkflow(

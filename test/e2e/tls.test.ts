@@ -8,6 +8,7 @@
  *
  * Escape hatch for quick local loops only: ERP_SKIP_E2E=1 skips this file (never in CI).
  */
+import { UNPACED } from '../../sandbox';
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 
@@ -36,7 +37,7 @@ const WORKFLOW_IDS = { tls12: 'ErpE2eTls12Only1', tls13: 'ErpE2eTls13Srv01' };
 			shared: true,
 			log,
 			files,
-			sandbox: { rateLimit: false },
+			sandbox: { rateLimit: UNPACED },
 			workflows: () => [
 				articlesWorkflow(WORKFLOW_IDS.tls12, TLS_CREDENTIALS.tls12),
 				articlesWorkflow(WORKFLOW_IDS.tls13, TLS_CREDENTIALS.tls13),

@@ -19,7 +19,7 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 
-import { control } from '../../sandbox';
+import { control, UNPACED } from '../../sandbox';
 import { EXAMPLE_IDS, loadExample, SANDBOX_CREDENTIAL } from '../../scripts/examples';
 import { N8N_VERSION } from '../../scripts/n8n-env';
 import { keepFilesOnFailure, skipE2e } from '../../scripts/n8n-instance';
@@ -106,7 +106,7 @@ function orderWorkflow(flow: Flow) {
 			shared: true,
 			log,
 			files,
-			sandbox: { idempotencyKeys: 'ignore', rateLimit: false },
+			sandbox: { idempotencyKeys: 'ignore', rateLimit: UNPACED },
 			workflows: () => [orderWorkflow(FLOWS.guarded), orderWorkflow(FLOWS.control), example],
 		});
 		for (const flow of Object.values(FLOWS)) await e2e.rest.activate(flow.id);

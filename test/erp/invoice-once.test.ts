@@ -9,11 +9,11 @@ import { beforeAll, beforeEach, describe, test } from '@jest/globals';
 
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { DEMO_KEYS, sandboxRequests } from '../../sandbox';
+import { DEMO_KEYS, sandboxRequests, UNPACED } from '../../sandbox';
 import { runWorkflow, TestCredentials } from '../harness';
 import { byId, byReference, ERP, useErpTestEnv } from './setup';
 
-const env = useErpTestEnv({ rateLimit: false });
+const env = useErpTestEnv({ rateLimit: UNPACED });
 let clientId: string;
 let otherClientId: string;
 let reference: string;

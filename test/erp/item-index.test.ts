@@ -4,6 +4,7 @@
 // a 429 the transport never waits through) and by the input check (a bad request option), and
 // the error's context.itemIndex is 1. Controls: the same refusals on item 0 give 0. The list of
 // operations comes from the node's description, so a new operation cannot be left out.
+import { UNPACED } from '../../sandbox';
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, test } from '@jest/globals';
 
@@ -73,7 +74,7 @@ async function refusedByQuota(name: string): Promise<void> {
 
 beforeAll(async () => {
 	env = await startErpTestEnv();
-	await configure({ rateLimit: false });
+	await configure({ rateLimit: UNPACED });
 	ids = await createBaselineRecords(env);
 });
 

@@ -12,6 +12,7 @@
 // sees it.
 // Controls: what n8n-core does with the error item this node built before (it stays on the
 // success output) and with an item carrying `error` as an object (moved, but its json replaced).
+import { UNPACED } from '../../sandbox';
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, test } from '@jest/globals';
 
@@ -167,7 +168,7 @@ function checkRun(
 
 beforeAll(async () => {
 	env = await startErpTestEnv();
-	await configureSandbox(env, { rateLimit: false });
+	await configureSandbox(env, { rateLimit: UNPACED });
 	ids = await createBaselineRecords(env);
 });
 

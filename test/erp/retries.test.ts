@@ -13,7 +13,7 @@ import { beforeEach, describe, test } from '@jest/globals';
 
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { control, newSandboxKey, sandboxRequests } from '../../sandbox';
+import { control, newSandboxKey, sandboxRequests, UNPACED } from '../../sandbox';
 import { runWorkflow, TestCredentials } from '../harness';
 import type { NodeSpec } from '../harness';
 import { ERP, byId, useErpTestEnv } from './setup';
@@ -71,7 +71,7 @@ const newArticle = (reference: string, requestOptions: INodeParameters = {}): IN
 
 beforeEach(async () => {
 	await env.reset();
-	assert.equal((await control(env.sandbox.url, 'config', { rateLimit: false })).status, 200);
+	assert.equal((await control(env.sandbox.url, 'config', { rateLimit: UNPACED })).status, 200);
 });
 
 describe('Retry On Fail never sends again what may have been applied', () => {

@@ -4,6 +4,7 @@
 // sandbox's `idempotencyKeys: 'ignore'`): a POST committed then answered 502 and retried by n8n's
 // Retry On Fail, a re-run, a changed payment, two executions at once. Each promise has a control
 // that records money twice (the check turned off).
+import { UNPACED } from '../../sandbox';
 import assert from 'node:assert/strict';
 import { beforeEach, describe, test } from '@jest/globals';
 
@@ -11,7 +12,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { byId, useErpTestEnv } from './setup';
 
-const env = useErpTestEnv({ rateLimit: false });
+const env = useErpTestEnv({ rateLimit: UNPACED });
 let invoice: IDataObject;
 let reference: string;
 

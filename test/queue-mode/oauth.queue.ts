@@ -15,7 +15,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { afterAll, beforeAll, test } from '@jest/globals';
 
-import { sandboxRequests, startSandbox } from '../../sandbox';
+import { sandboxRequests, startSandbox, UNPACED } from '../../sandbox';
 import type { SandboxHandle } from '../../sandbox';
 import { importCredentials } from '../../scripts/n8n-instance';
 import { startQueueDeployment, type QueueDeployment } from '../../scripts/queue-mode';
@@ -83,7 +83,7 @@ let tokenIssuedAt: number;
 beforeAll(async () => {
 	sandbox = await startSandbox({
 		port: 0,
-		rateLimit: false,
+		rateLimit: UNPACED,
 		tokenLifetimes: { accessTokenSeconds: ACCESS_TOKEN_SECONDS },
 	});
 	queue = await startQueueDeployment({

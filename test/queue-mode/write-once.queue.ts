@@ -14,7 +14,7 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, test } from '@jest/globals';
 
-import { call, control, startSandbox } from '../../sandbox';
+import { call, control, startSandbox, UNPACED } from '../../sandbox';
 import type { SandboxHandle } from '../../sandbox';
 import { EXAMPLE_IDS, loadExamples, wireExample } from '../../scripts/examples';
 import { postOrders, type BurstOrder } from '../../scripts/order-burst';
@@ -35,7 +35,7 @@ let queue: QueueDeployment | undefined;
 let orderUrl: string;
 
 beforeAll(async () => {
-	sandbox = await startSandbox({ port: 0, rateLimit: false });
+	sandbox = await startSandbox({ port: 0, rateLimit: UNPACED });
 	const [example] = loadExamples()
 		.map(({ workflow }) => workflow)
 		.filter((w) => w.id === EXAMPLE_IDS.orderToInvoice);

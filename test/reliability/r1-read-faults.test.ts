@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, it } from '@jest/globals';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { startSandbox } from '../../sandbox';
+import { startSandbox, UNPACED } from '../../sandbox';
 import type { SandboxHandle } from '../../sandbox';
 import { TestCredentials, runWorkflow } from '../harness';
 import { control, listAll } from '../trigger/helpers';
@@ -217,7 +217,7 @@ const BUDGET_CASES: Array<{
 async function budgetCase(
 	budget: (typeof BUDGET_CASES)[number],
 ): Promise<{ succeeded: boolean; partial: number; clear: boolean }> {
-	const erp = await startSandbox({ port: 0, articles: 1000, rateLimit: false });
+	const erp = await startSandbox({ port: 0, articles: 1000, rateLimit: UNPACED });
 	try {
 		// The first pages of both runs pass (a 1 ms "slow" fault, counted), then every GET fails.
 		await configure(erp, 'POST', '/faults', {

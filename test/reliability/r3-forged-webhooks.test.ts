@@ -17,7 +17,7 @@ import { Webhook } from 'standardwebhooks';
 import { DEFAULT_LIMITS } from '../../nodes/ErpTrigger/memory';
 import { verifyStandardWebhook } from '../../nodes/ErpTrigger/signature';
 import type { WebhookHeaders } from '../../nodes/ErpTrigger/signature';
-import { DEMO_KEYS, signWebhook, startSandbox } from '../../sandbox';
+import { DEMO_KEYS, signWebhook, startSandbox, UNPACED } from '../../sandbox';
 import type { SandboxHandle } from '../../sandbox';
 import { TestCredentials } from '../harness';
 import type { TriggerHandle } from '../harness';
@@ -355,7 +355,7 @@ let trigger: TriggerHandle;
 beforeAll(async () => {
 	// Deliveries here are signed up to the tolerance in the past: the memory (triggerProcess's)
 	// begins at 0, before them.
-	sandbox = await startSandbox({ port: 0, rateLimit: false });
+	sandbox = await startSandbox({ port: 0, rateLimit: UNPACED });
 	const credentials = new TestCredentials({
 		erpApi: { apiKey: DEMO_KEYS.full, environment: 'sandbox', baseUrl: sandbox.baseUrl },
 	});

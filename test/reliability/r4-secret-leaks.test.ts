@@ -19,7 +19,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
-import { DEMO_KEYS, DEMO_OAUTH_CLIENT, startSandbox } from '../../sandbox';
+import { DEMO_KEYS, DEMO_OAUTH_CLIENT, startSandbox, UNPACED } from '../../sandbox';
 import type { SandboxHandle } from '../../sandbox';
 import {
 	TestCredentials,
@@ -135,7 +135,7 @@ function echoAnswer(req: RecordedRequest): {
 }
 
 beforeAll(async () => {
-	sandbox = await startSandbox({ port: 0, rateLimit: false });
+	sandbox = await startSandbox({ port: 0, rateLimit: UNPACED });
 	hostile = await startRecordingServer(echoAnswer);
 });
 

@@ -14,7 +14,7 @@ import { afterAll, afterEach, beforeAll, describe, test } from '@jest/globals';
 
 import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { sandboxRequests, startSandbox } from '../../sandbox';
+import { sandboxRequests, startSandbox, UNPACED } from '../../sandbox';
 import type { SandboxHandle } from '../../sandbox';
 import { runWorkflow } from '../harness';
 import { ERP } from '../erp/setup';
@@ -25,7 +25,7 @@ const NAMES = { cursorParam: 'starting_after', pageSizeParam: 'per_page' };
 let sb: SandboxHandle;
 
 beforeAll(async () => {
-	sb = await startSandbox({ port: 0, articles: ARTICLES, rateLimit: false, conventions: NAMES });
+	sb = await startSandbox({ port: 0, articles: ARTICLES, rateLimit: UNPACED, conventions: NAMES });
 });
 afterAll(async () => {
 	await sb.close();

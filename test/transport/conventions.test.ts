@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, test } from '@jest/globals';
 
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
-import { DEMO_KEYS, sandboxRequests, startSandbox } from '../../sandbox';
+import { DEMO_KEYS, sandboxRequests, startSandbox, UNPACED } from '../../sandbox';
 import type { SandboxConventions, SandboxHandle } from '../../sandbox';
 import { ErpApi } from '../../credentials/ErpApi.credentials';
 import { ErpOAuth2Api } from '../../credentials/ErpOAuth2Api.credentials';
@@ -26,7 +26,7 @@ let sb: SandboxHandle;
 let expectedIds: string[];
 
 beforeAll(async () => {
-	sb = await startSandbox({ port: 0, articles: ARTICLES, rateLimit: false });
+	sb = await startSandbox({ port: 0, articles: ARTICLES, rateLimit: UNPACED });
 	// Read on the contract's conventions, before any variant is played.
 	const ids: string[] = [];
 	let cursor: string | null = null;

@@ -15,7 +15,7 @@ import type { IDataObject, INodeCredentials, INodeParameters } from 'n8n-workflo
 
 import { limitRefusal } from '../../nodes/shared/transport/pageSize';
 import type { RefusalFacts } from '../../nodes/shared/transport/pageSize';
-import { call, DEMO_KEYS, sandboxRequests, startSandbox } from '../../sandbox';
+import { call, DEMO_KEYS, sandboxRequests, startSandbox, UNPACED } from '../../sandbox';
 import type { SandboxHandle } from '../../sandbox';
 import type { RunWorkflowResult, TestCredentials } from '../harness';
 import { runWorkflow } from '../harness';
@@ -67,7 +67,7 @@ describe('Get Many against a server that allows 50 items per page', () => {
 	let expected: string[];
 
 	beforeAll(async () => {
-		sb = await startSandbox({ port: 0, articles: ARTICLES, maxPageSize: 50, rateLimit: false });
+		sb = await startSandbox({ port: 0, articles: ARTICLES, maxPageSize: 50, rateLimit: UNPACED });
 		credentials = apiKeyCredentials(sb.baseUrl, DEMO_KEYS.full);
 		expected = [];
 		let cursor: string | null = null;

@@ -18,7 +18,7 @@ import type { TLSSocket } from 'node:tls';
 import { afterAll, beforeAll, describe, test } from '@jest/globals';
 
 import { withTlsMinimum } from '../../nodes/shared/tls';
-import { DEMO_KEYS, startSandbox } from '../../sandbox';
+import { DEMO_KEYS, startSandbox, UNPACED } from '../../sandbox';
 import type { SandboxHandle } from '../../sandbox';
 import { makeCertificate, startFront } from './tls-servers';
 import type { Front, TestCertificate } from './tls-servers';
@@ -68,7 +68,7 @@ beforeAll(async () => {
 	dir = mkdtempSync(path.join(tmpdir(), 'erp-tls-'));
 	tls = makeCertificate(dir);
 	cert = tls.cert;
-	sandbox = await startSandbox({ port: 0, rateLimit: false });
+	sandbox = await startSandbox({ port: 0, rateLimit: UNPACED });
 	tls13 = await startFront(sandbox.url, tls, 'TLSv1.3');
 	for (const name of ['node', 'oauth', 'credentialTest', 'trigger'] as const) {
 		tls12[name] = await startFront(sandbox.url, tls, 'TLSv1.2');

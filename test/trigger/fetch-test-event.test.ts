@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 
-import { DEMO_KEYS, startSandbox } from '../../sandbox';
+import { DEMO_KEYS, startSandbox, UNPACED } from '../../sandbox';
 import type { SandboxHandle } from '../../sandbox';
 import { TestCredentials } from '../harness';
 import { newArticle, poller, setStock } from './polling-helpers';
@@ -15,7 +15,7 @@ let credentials: TestCredentials;
 
 beforeAll(async () => {
 	// An ERP with no article at all (and so no stock movement).
-	sandbox = await startSandbox({ port: 0, rateLimit: false, articles: 0 });
+	sandbox = await startSandbox({ port: 0, rateLimit: UNPACED, articles: 0 });
 	credentials = new TestCredentials({
 		erpApi: { apiKey: DEMO_KEYS.full, environment: 'sandbox', baseUrl: sandbox.baseUrl },
 	});

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, it } from '@jest/globals';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { DEMO_KEYS, DEMO_OAUTH_CLIENT, startSandbox } from '../../sandbox';
+import { DEMO_KEYS, DEMO_OAUTH_CLIENT, startSandbox, UNPACED } from '../../sandbox';
 import type { SandboxHandle } from '../../sandbox';
 import { TestCredentials, activateTrigger, connectOAuth2 } from '../harness';
 import { startRecordingServer } from '../harness/fixtures';
@@ -16,7 +16,7 @@ let sandbox: SandboxHandle;
 let credentials: TestCredentials;
 
 beforeAll(async () => {
-	sandbox = await startSandbox({ port: 0, rateLimit: false });
+	sandbox = await startSandbox({ port: 0, rateLimit: UNPACED });
 	credentials = new TestCredentials({
 		erpApi: { apiKey: DEMO_KEYS.full, environment: 'sandbox', baseUrl: sandbox.baseUrl },
 	});

@@ -6,7 +6,7 @@ import { afterAll, beforeAll } from '@jest/globals';
 
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { DEMO_KEYS, sandboxStats, startSandbox } from '../../sandbox';
+import { DEMO_KEYS, sandboxStats, startSandbox, UNPACED } from '../../sandbox';
 import type { SandboxHandle } from '../../sandbox';
 import { TestCredentials, activatePoller } from '../harness';
 import type { PollerHandle } from '../harness';
@@ -16,7 +16,7 @@ export async function pollingSandbox(): Promise<{
 	sandbox: SandboxHandle;
 	credentials: TestCredentials;
 }> {
-	const sandbox = await startSandbox({ port: 0, rateLimit: false });
+	const sandbox = await startSandbox({ port: 0, rateLimit: UNPACED });
 	const credentials = new TestCredentials({
 		erpApi: { apiKey: DEMO_KEYS.full, environment: 'sandbox', baseUrl: sandbox.baseUrl },
 	});

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, it } from '@jest/globals';
 
-import { DEMO_KEYS, startSandbox } from '../../sandbox';
+import { DEMO_KEYS, startSandbox, UNPACED } from '../../sandbox';
 import { activatePoller, TestCredentials } from '../harness';
 
 import type { IDataObject } from 'n8n-workflow';
@@ -202,7 +202,7 @@ describe('a saved position the ERP no longer accepts', () => {
 
 	it("is recognised by the credential's cursor name (a server that names it starting_after)", async () => {
 		const names = { cursorParam: 'starting_after', pageSizeParam: 'per_page' };
-		const sandbox = await startSandbox({ port: 0, rateLimit: false, conventions: names });
+		const sandbox = await startSandbox({ port: 0, rateLimit: UNPACED, conventions: names });
 		try {
 			const credentials = new TestCredentials({
 				erpApi: {
