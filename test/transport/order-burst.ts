@@ -1,7 +1,7 @@
 /**
  * The order-to-invoice example's ERP part (find or create the client, issue the invoice, record
  * the settlement) as concurrent executions through n8n-core's engine: one execution per order,
- * all in this process, all with one key. Used by pacing-burst.test.ts and benchmark P6.
+ * all in this process, all with one key. Used by pacing-burst.ts and benchmark P6.
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
