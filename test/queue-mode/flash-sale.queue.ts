@@ -16,7 +16,7 @@ import { afterAll, beforeAll, test } from '@jest/globals';
 
 import { startSandbox } from '../../sandbox';
 import type { RateLimitAlgorithm, RateLimitHeaderDialect, SandboxHandle } from '../../sandbox';
-import { EXAMPLE_IDS, loadExamples, wireExample } from '../../scripts/examples';
+import { EXAMPLE_IDS } from '../../scripts/examples';
 import {
 	checkBurst,
 	postOrders,
@@ -27,6 +27,7 @@ import {
 } from '../../scripts/order-burst';
 import { startQueueDeployment, type QueueDeployment } from '../../scripts/queue-mode';
 import { expectRuns } from '../e2e/count';
+import { orderExample } from '../e2e/order-burst';
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
 
@@ -39,10 +40,7 @@ let queue: QueueDeployment | undefined;
 
 beforeAll(async () => {
 	sandbox = await startSandbox({ port: 0 });
-	const workflows = loadExamples()
-		.map(({ workflow }) => workflow)
-		.filter((w) => w.id === EXAMPLE_IDS.orderToInvoice)
-		.map((w) => wireExample(w, { chatUrl: 'http://127.0.0.1:9/unused' }));
+	const workflows = [orderExample().workflow];
 	queue = await startQueueDeployment({ sandboxBaseUrl: sandbox.baseUrl, workflows, log });
 	await queue.rest.activate(EXAMPLE_IDS.orderToInvoice);
 }, 45 * MINUTE);
@@ -70,9 +68,7 @@ RUNS.forEach(({ algorithm, headers, maxRefusedShare }, index) => {
 			const control = await controlAtOnce(sandbox, limiter, `CTL${index}`);
 			assert.ok(control.asExpected, `the control: ${control.refused} of 110 refused`);
 
-			const webhookPath = loadExamples()
-				.find(({ workflow }) => workflow.id === EXAMPLE_IDS.orderToInvoice)!
-				.workflow.nodes.find((n) => n.type === 'n8n-nodes-base.webhook')!.parameters.path;
+			const { webhookPath } = orderExample();
 			const plan = await prepareBurst(sandbox, { count: ORDERS, tag: `QFS${index}`, ...limiter });
 			const before = await sandboxStats(sandbox);
 			const answers = await postOrders(`${q.webhookUrl}/webhook/${String(webhookPath)}`, plan);

@@ -15,10 +15,11 @@ import { afterAll, beforeAll, test } from '@jest/globals';
 
 import { startSandbox } from '../../sandbox';
 import type { SandboxHandle } from '../../sandbox';
-import { EXAMPLE_IDS, loadExamples, SANDBOX_CREDENTIAL, wireExample } from '../../scripts/examples';
+import { EXAMPLE_IDS, SANDBOX_CREDENTIAL } from '../../scripts/examples';
 import { checkBurst, postOrders, prepareBurst, sandboxStats } from '../../scripts/order-burst';
 import { startQueueDeployment, type QueueDeployment } from '../../scripts/queue-mode';
 import { expectRuns } from '../e2e/count';
+import { orderExample } from '../e2e/order-burst';
 import { registrationSecret, replayChecks, triggerWorkflow } from '../e2e/trigger-replay';
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
@@ -36,10 +37,7 @@ let queue: QueueDeployment | undefined;
 
 beforeAll(async () => {
 	sandbox = await startSandbox({ port: 0 });
-	const workflows = loadExamples()
-		.map(({ workflow }) => workflow)
-		.filter((w) => w.id === EXAMPLE_IDS.orderToInvoice)
-		.map((w) => wireExample(w, { chatUrl: 'http://127.0.0.1:9/unused' }));
+	const workflows = [orderExample().workflow];
 	workflows.push(
 		triggerWorkflow(TRIGGER.workflowId, TRIGGER.hookId, 'automatic', SANDBOX_CREDENTIAL, {
 			catchUp: false,
@@ -58,9 +56,7 @@ test(
 	`queue mode, 2 workers: ${ORDERS} concurrent orders through the webhook processor, one key, ${LIMIT} per ${WINDOW_SECONDS} s`,
 	async () => {
 		const q = queue!;
-		const webhookPath = loadExamples()
-			.find(({ workflow }) => workflow.id === EXAMPLE_IDS.orderToInvoice)!
-			.workflow.nodes.find((n) => n.type === 'n8n-nodes-base.webhook')!.parameters.path;
+		const { webhookPath } = orderExample();
 		const plan = await prepareBurst(sandbox, {
 			count: ORDERS,
 			tag: 'QUEUE',
