@@ -25,6 +25,8 @@ import {
 	ensureN8n,
 	killGroup,
 	killOnExit,
+	formatDuration,
+	n8nMajor,
 	n8nVersion,
 	run,
 	tail,
@@ -387,16 +389,81 @@ function parseRun(stdout: string): ExecuteResult | undefined {
 }
 
 /**
- * Runs a workflow with `n8n execute --id=<id> --rawOutput` and returns the run it reports. The
- * run is judged by that report: n8n 2.41's CLI can be killed by a signal (SIGSEGV) on its way
- * out after printing a successful run, which is not a failure of the workflow. A run that ends
- * in error is rejected with its error message.
+ * Runs a workflow from its Manual Trigger and returns the run: `{ data }`, its run data (`data.
+ * resultData.runData`, ...). A run that ends in error is rejected with its error message.
+ * n8n 2.x: as the editor runs it, through the REST API of the n8n running at `config.port`
+ * (`POST /rest/workflows/:id/run`), read back once n8n has recorded it. A second n8n process on
+ * the same database (`n8n execute`) was seen failing on SQLITE_BUSY while that n8n ran, and costs
+ * an n8n start (about 20 s of CPU). n8n 1.x, whose run API takes the whole workflow: the CLI.
  */
 export async function n8nExecute(
 	config: N8nConfig,
 	workflowId: string,
 	log: Log,
 	timeoutMs = 3 * MINUTE,
+): Promise<ExecuteResult> {
+	if (n8nMajor(config.env.version) >= 2) return await runManually(config, workflowId, timeoutMs);
+	return await cliExecute(config, workflowId, log, timeoutMs).catch((error: Error) => {
+		// What n8n printed for this run (the setup log from its command on): the error in full.
+		const printed = fs.readFileSync(config.paths.setupLog, 'utf8');
+		throw new Error(
+			`${error.message}\n${printed.slice(printed.lastIndexOf(`--id=${workflowId}`))}`,
+		);
+	});
+}
+
+/** The editor's run of a workflow from its Manual Trigger (see n8nExecute). */
+async function runManually(
+	config: N8nConfig,
+	workflowId: string,
+	timeoutMs: number,
+): Promise<ExecuteResult> {
+	const rest = await ownerSession(`http://127.0.0.1:${config.port}`);
+	const workflow = await rest.request<{ nodes: Array<{ name: string; type: string }> }>(
+		'GET',
+		`/rest/workflows/${workflowId}`,
+	);
+	const trigger = workflow.nodes.find((n) => n.type === 'n8n-nodes-base.manualTrigger');
+	if (!trigger) throw new Error(`Workflow ${workflowId} has no Manual Trigger to run it from`);
+	const started = await rest.request<{ executionId?: string }>(
+		'POST',
+		`/rest/workflows/${workflowId}/run`,
+		{ triggerToStartFrom: { name: trigger.name } },
+	);
+	if (!started.executionId)
+		throw new Error(`n8n did not start workflow ${workflowId}: ${JSON.stringify(started)}`);
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const execution = await rest.request<{
+			finished?: boolean;
+			status?: string;
+			stoppedAt?: string;
+		}>('GET', `/rest/executions/${started.executionId}`);
+		if (execution.stoppedAt || !['new', 'running', 'waiting'].includes(String(execution.status)))
+			break;
+		if (Date.now() > deadline)
+			throw new Error(`Workflow ${workflowId} still runs after ${formatDuration(timeoutMs)}`);
+		await new Promise((resolve) => setTimeout(resolve, 250));
+	}
+	const data = await rest.executionData(started.executionId);
+	const error = data?.resultData?.error;
+	if (error) {
+		const description = error.description ? ` (${String(error.description)})` : '';
+		throw new Error(`Workflow ${workflowId} failed: ${String(error.message)}${description}`);
+	}
+	return { data };
+}
+
+/**
+ * `n8n execute --id=<id> --rawOutput`: the run it reports. The run is judged by that report:
+ * n8n's CLI can be killed by a signal (SIGSEGV) on its way out after printing a successful run,
+ * which is not a failure of the workflow.
+ */
+async function cliExecute(
+	config: N8nConfig,
+	workflowId: string,
+	log: Log,
+	timeoutMs: number,
 ): Promise<ExecuteResult> {
 	const finished = (stdout: string) => {
 		const run = parseRun(stdout);
@@ -548,16 +615,42 @@ export async function startN8n(
 	return { ...running, url };
 }
 
+/** The owner's signed-in REST client of each n8n this process talks to, by URL. */
+const sessions = new Map<string, N8nRest>();
+
+/** The owner's REST client of the n8n at `url`: this process's session, or a new sign-in. */
+export async function ownerSession(url: string): Promise<N8nRest> {
+	const known = sessions.get(url);
+	if (known) return known;
+	const rest = new N8nRest(url);
+	await rest.signInAsOwner();
+	return rest;
+}
+
+/** Takes `rest`, signed in by another process, as this process's session of its n8n. */
+export function shareSession(rest: N8nRest): N8nRest {
+	sessions.set(rest.url, rest);
+	return rest;
+}
+
 /** An answer to ask again for (see N8nRest.request). */
 const ASK_AGAIN = Symbol('n8n: ask again');
 
 /** n8n's REST API (`/rest`), signed in as the owner with the session cookie. */
 export class N8nRest {
-	private cookie = '';
 	/** The session cookie is bound to this header's value. */
 	private readonly browserId = 'n8n-nodes-erp-scripts';
 
-	constructor(readonly url: string) {}
+	/** `cookie`: a session of the owner's already signed in (`session`), else none yet. */
+	constructor(
+		readonly url: string,
+		private cookie = '',
+	) {}
+
+	/** The owner's session cookie, once signed in: for another process on the same n8n. */
+	get session(): string {
+		return this.cookie;
+	}
 
 	async request<T>(method: string, route: string, body?: unknown): Promise<T> {
 		// n8n answers 503 "Database is not ready!" while its database connection is being (re)made,
@@ -607,8 +700,12 @@ export class N8nRest {
 		return parsed && typeof parsed === 'object' && 'data' in parsed ? parsed.data : parsed;
 	}
 
-	/** Sets the owner up on a fresh instance, or signs in on an instance already set up. */
+	/**
+	 * Sets the owner up on a fresh instance, or signs in on an instance already set up. n8n allows
+	 * 5 sign-ins a minute per user: a process signs in once per n8n (`ownerSession`).
+	 */
 	async signInAsOwner(owner = OWNER): Promise<'created' | 'signed-in'> {
+		sessions.set(this.url, this);
 		const settings = await this.request<{ userManagement?: { showSetupOnFirstLoad?: boolean } }>(
 			'GET',
 			'/rest/settings',

@@ -3,7 +3,7 @@
  * Settings › On Error (issue 40, item 1) in each real n8n of VERSIONS (./versions.ts; `npm test`
  * covers the default N8N_VERSION in test/e2e/on-error.test.ts, with the same workflows and checks,
  * test/e2e/on-error.ts): ERP › Article › Get by reference over four items under each setting,
- * run with n8n's CLI. Continue (using error output): the two failures on the error output with the
+ * run as the editor runs it (n8nExecute). Continue (using error output): the two failures on the error output with the
  * input item's fields and the error, the two articles on the success output; Continue (regular
  * output): all four on the success output; Stop Workflow: the run fails naming the item. Control:
  * n8n's own HTTP Request node routes the same four items 2 and 2.

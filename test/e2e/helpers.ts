@@ -5,7 +5,6 @@
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import * as fs from 'node:fs';
 
 import { DEMO_KEYS, startSandbox } from '../../sandbox';
 import type { SandboxOptions } from '../../sandbox';
@@ -18,6 +17,7 @@ import {
 	keepFilesOnFailure,
 	type N8nConfig,
 	N8nRest,
+	shareSession,
 	prepareInstance,
 	type RunningN8n,
 	startN8n,
@@ -267,7 +267,8 @@ class Maker {
 async function joinShared(shared: SharedN8n, options: E2eOptions): Promise<E2e> {
 	const { log, files } = options;
 	const sandbox = await startSandbox({ port: 0, ...options.sandbox });
-	const rest = new N8nRest(shared.url);
+	// The run's session: n8n allows 5 sign-ins a minute per user, and many files share it.
+	const rest = shareSession(new N8nRest(shared.url, shared.session));
 	const maker = new Maker(shared.config, n8nVersion(), log);
 	const e2e: E2e = {
 		userFolder: shared.config.paths.userFolder,
@@ -283,7 +284,7 @@ async function joinShared(shared: SharedN8n, options: E2eOptions): Promise<E2e> 
 			},
 		},
 		async start() {
-			return await rest.signInAsOwner();
+			return 'signed-in' as const;
 		},
 		setCredential: async (credential) => await maker.setCredential(rest, credential),
 		async stop() {
@@ -410,12 +411,6 @@ export function articlesWorkflow(
 		credentials: { erpApi: credential },
 		parameters: { resource: 'article', operation: 'getAll', ...parameters },
 	});
-}
-
-/** What n8n printed for the last `n8n execute` of this workflow (the setup log's tail from it). */
-export function lastRunLog(config: N8nConfig, workflowId: string): string {
-	const setupLog = fs.readFileSync(config.paths.setupLog, 'utf8');
-	return setupLog.slice(setupLog.lastIndexOf(`--id=${workflowId}`));
 }
 
 /** Webhook `path` (GET; answers with every item), then ERP › Article › Get Many with Return All. */

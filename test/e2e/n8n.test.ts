@@ -36,7 +36,7 @@ import {
 const SKIP = skipE2e();
 const log = e2eLog('e2e');
 
-/** The action workflow run through the CLI: Manual Trigger, then ERP › Article › Create. */
+/** The action workflow, run as the editor runs it: Manual Trigger, then ERP › Article › Create. */
 function articleCreateWorkflow(reference: string): Workflow {
 	return manualWorkflow('ErpE2eArticle001', 'E2E: create an article', {
 		name: 'Create article',
@@ -107,7 +107,7 @@ function articleCreateWorkflow(reference: string): Workflow {
 	);
 
 	it(
-		'runs an action workflow with the n8n CLI; the article exists in the sandbox',
+		'runs an action workflow as the editor runs it; the article exists in the sandbox',
 		track(async () => {
 			const run = await n8nExecute(e2e.config, 'ErpE2eArticle001', log);
 			const created = run.data.resultData.runData['Create article'][0].data.main[0][0].json;

@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- drives n8n from outside, not a node */
 /**
- * Settings › On Error in real n8n (issue 40), run with n8n's CLI (./on-error.ts, shared with
+ * Settings › On Error in real n8n (issue 40), run as the editor runs it (n8nExecute) (./on-error.ts, shared with
  * test/compat/on-error.compat.ts), then the order example published:
  * - Continue (using error output): ERP › Article › Get by reference over four items (two known
  *   references, an unknown one, an empty one): the two failures on the error output, with the

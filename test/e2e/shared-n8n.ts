@@ -28,7 +28,8 @@ const FAILED = 'shared-n8n.failed';
 const KEEP = 'shared-n8n.keep';
 const MINUTE = 60_000;
 
-export type SharedN8n = { config: N8nConfig; url: string };
+/** The run's n8n: its settings, URL, and the owner's session (signed in once for the run). */
+export type SharedN8n = { config: N8nConfig; url: string; session: string };
 
 /** For the global set-up: prepares and starts the run's n8n, then says so in `runDir`. */
 export async function startSharedN8n(runDir: string, log: Log): Promise<{ stop(): Promise<void> }> {
@@ -45,8 +46,9 @@ export async function startSharedN8n(runDir: string, log: Log): Promise<{ stop()
 		};
 		const n8n = await startN8n(config);
 		stopN8n = n8n.stop;
-		await new N8nRest(n8n.url).signInAsOwner();
-		const shared: SharedN8n = { config, url: n8n.url };
+		const rest = new N8nRest(n8n.url);
+		await rest.signInAsOwner();
+		const shared: SharedN8n = { config, url: n8n.url, session: rest.session };
 		fs.writeFileSync(path.join(runDir, READY), JSON.stringify(shared));
 		log(`the run's shared n8n answers on ${n8n.url} (its folder: ${userFolder})`);
 	} catch (error) {

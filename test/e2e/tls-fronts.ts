@@ -22,7 +22,7 @@ export type TlsFronts = {
 	close(): Promise<void>;
 };
 
-/** For startE2e's credentials: the fronts, their credentials, and n8n's CLI set to trust them. */
+/** The fronts, their credentials, and n8n set to trust them: before n8n starts. */
 export async function startTlsFronts(e2e: Pick<E2e, 'userFolder' | 'sandbox' | 'config'>) {
 	const certificate = makeCertificate(e2e.userFolder);
 	const tls12 = await startFront(e2e.sandbox.url, certificate, 'TLSv1.2');
