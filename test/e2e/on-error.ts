@@ -25,7 +25,7 @@ const ITEMS = [
 type Node = Workflow['nodes'][number];
 
 /** A Set node that adds `seen`: the `ref` of the input item n8n pairs each item with. */
-const seenNode = (name: string): Node => ({
+export const seenNode = (name: string): Node => ({
 	name,
 	type: 'n8n-nodes-base.set',
 	typeVersion: 3.4,

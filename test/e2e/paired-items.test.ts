@@ -17,6 +17,7 @@ import { keepFilesOnFailure, skipE2e } from '../../scripts/n8n-instance';
 import { UNPACED } from '../../sandbox';
 import { baselineParameters } from '../erp/operations';
 import { expectRuns } from './count';
+import { seenNode } from './on-error';
 import { chainWorkflow, e2eLog, MINUTE, startE2e, type ApiJson, type E2e } from './helpers';
 
 const SKIP = skipE2e();
@@ -33,23 +34,6 @@ const CASES = [
 ] as const;
 const CONTROL_ID = 'ErpE2ePairedCtl1';
 const IDS = { article: 'art_00000001', client: 'cli_00000001', invoice: 'inv_00000001' };
-
-/** Adds `seen`: the `ref` of the input item n8n pairs the item with. */
-const seen = {
-	name: 'Seen',
-	type: 'n8n-nodes-base.set',
-	typeVersion: 3.4,
-	parameters: {
-		mode: 'manual',
-		includeOtherFields: true,
-		assignments: {
-			assignments: [
-				{ id: 'seen', name: 'seen', type: 'string', value: "={{ $('Items').item.json.ref }}" },
-			],
-		},
-		options: {},
-	},
-};
 
 /** Manual Trigger, the two items, `node`, then Seen. */
 function pairedWorkflow(id: string, node: Workflow['nodes'][number]): Workflow {
@@ -71,7 +55,7 @@ function pairedWorkflow(id: string, node: Workflow['nodes'][number]): Workflow {
 			parameters: { fieldToSplitOut: 'items', options: {} },
 		},
 		node,
-		seen,
+		seenNode('Seen'),
 	]);
 }
 
