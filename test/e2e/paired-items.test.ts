@@ -13,10 +13,9 @@ import { afterAll, beforeAll, describe, it } from '@jest/globals';
 
 import { SANDBOX_CREDENTIAL, type Workflow } from '../../scripts/examples';
 import { N8N_VERSION } from '../../scripts/n8n-env';
-import { keepFilesOnFailure, skipE2e } from '../../scripts/n8n-instance';
+import { keepFilesOnFailure, n8nExecute, skipE2e } from '../../scripts/n8n-instance';
 import { UNPACED } from '../../sandbox';
 import { baselineParameters } from '../erp/operations';
-import { expectRuns } from './count';
 import { seenNode } from './on-error';
 import { chainWorkflow, e2eLog, MINUTE, startE2e, type ApiJson, type E2e } from './helpers';
 
@@ -96,22 +95,12 @@ function pairedWorkflow(id: string, node: Workflow['nodes'][number]): Workflow {
 		await e2e?.stop();
 	}, 10 * MINUTE);
 
-	/** Runs the workflow as the editor does; its run data once n8n has recorded it. */
-	async function runManually(id: string): Promise<ApiJson> {
-		await e2e.rest.request('POST', `/rest/workflows/${id}/run`, {
-			triggerToStartFrom: { name: 'Start' },
-		});
-		const [run] = await expectRuns(e2e.rest, id, 1, { quietMs: 500 });
-		assert.notEqual(run.status, 'running');
-		return await e2e.rest.executionData(run.id);
-	}
-
 	for (const { id, name, perInput } of CASES) {
 		it(
 			`${name}: each output item is paired with the input item it came from`,
 			files.track(async () => {
-				const data = await runManually(id);
-				assert.equal(data.resultData.error, undefined, JSON.stringify(data.resultData.error));
+				// As the editor runs it (n8nExecute); a run that fails is rejected.
+				const { data } = await n8nExecute(e2e.config, id, log);
 				const items = data.resultData.runData.Seen[0].data.main[0] as Array<{ json: ApiJson }>;
 				const pairs = items.map((item) => item.json.seen);
 				log(`${name}: ${items.length} items, seen ${JSON.stringify(pairs)}`);
@@ -127,11 +116,11 @@ function pairedWorkflow(id: string, node: Workflow['nodes'][number]): Workflow {
 	it(
 		'control: a node that loses the pairing makes the same expression fail',
 		files.track(async () => {
-			const data = await runManually(CONTROL_ID);
-			const error = data.resultData.error;
-			log(`control: ${error?.message}`);
-			assert.ok(error, 'the run fails');
-			assert.match(String(error.message), /paired item|Paired item/i);
+			await assert.rejects(n8nExecute(e2e.config, CONTROL_ID, log), (error: Error) => {
+				log(`control: ${error.message}`);
+				assert.match(error.message, /paired item|Paired item/i);
+				return true;
+			});
 		}),
 		10 * MINUTE,
 	);
