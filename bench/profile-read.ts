@@ -4,11 +4,11 @@
 // V8 CPU profile of the measured reads (open it in Chrome DevTools or VS Code).
 //
 //   npx tsx bench/profile-read.ts [node|bare|bare-fresh] [articles=20000] [reads=5] [out=bench/results/read.cpuprofile]
-import { UNPACED } from '../sandbox';
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import { performance } from 'node:perf_hooks';
 
+import { UNPACED } from '../sandbox';
 import { readers } from './contenders';
 import { startBenchSandbox } from './sandbox';
 

@@ -12,10 +12,10 @@
  *
  * Escape hatch for quick local loops only: ERP_SKIP_E2E=1 skips this file (never in CI).
  */
-import { UNPACED } from '../../sandbox';
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 
+import { UNPACED } from '../../sandbox';
 import type { SandboxConventions } from '../../sandbox';
 import {
 	EXAMPLE_IDS,

@@ -8,10 +8,10 @@
  *
  * Escape hatch for quick local loops only: ERP_SKIP_E2E=1 skips this file (never in CI).
  */
-import { UNPACED } from '../../sandbox';
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 
+import { UNPACED } from '../../sandbox';
 import { N8N_VERSION } from '../../scripts/n8n-env';
 import { keepFilesOnFailure, n8nExecute, skipE2e } from '../../scripts/n8n-instance';
 import type { Front } from '../transport/tls-servers';

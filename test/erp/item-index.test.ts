@@ -4,12 +4,12 @@
 // a 429 the transport never waits through) and by the input check (a bad request option), and
 // the error's context.itemIndex is 1. Controls: the same refusals on item 0 give 0. The list of
 // operations comes from the node's description, so a new operation cannot be left out.
-import { UNPACED } from '../../sandbox';
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, test } from '@jest/globals';
 
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
+import { UNPACED } from '../../sandbox';
 import type { BaselineIds } from './operations';
 import {
 	assertEveryOperationCovered,

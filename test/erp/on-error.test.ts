@@ -12,7 +12,6 @@
 // sees it.
 // Controls: what n8n-core does with the error item this node built before (it stays on the
 // success output) and with an item carrying `error` as an object (moved, but its json replaced).
-import { UNPACED } from '../../sandbox';
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, test } from '@jest/globals';
 
@@ -26,6 +25,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import { UNPACED } from '../../sandbox';
 import type { RunWorkflowResult } from '../harness';
 import { runWorkflow } from '../harness';
 import { testNodeDescription } from '../harness/fixtures';

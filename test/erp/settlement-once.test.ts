@@ -4,12 +4,12 @@
 // sandbox's `idempotencyKeys: 'ignore'`): a POST committed then answered 502 and retried by n8n's
 // Retry On Fail, a re-run, a changed payment, two executions at once. Each promise has a control
 // that records money twice (the check turned off).
-import { UNPACED } from '../../sandbox';
 import assert from 'node:assert/strict';
 import { beforeEach, describe, test } from '@jest/globals';
 
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
+import { UNPACED } from '../../sandbox';
 import { byId, useErpTestEnv } from './setup';
 
 const env = useErpTestEnv({ rateLimit: UNPACED });
