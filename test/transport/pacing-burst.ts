@@ -16,8 +16,9 @@ import assert from 'node:assert/strict';
 import { describe, test } from '@jest/globals';
 
 import { checkBurst, freshKey, prepareBurst, sandboxStats } from '../../scripts/order-burst';
+import type { BurstReport } from '../../scripts/order-burst';
 import type { RateLimitAlgorithm, RateLimitHeaderDialect } from '../../sandbox';
-import type { SandboxUnderTest } from '../harness/sandbox';
+import { useSandbox, type SandboxUnderTest } from '../harness/sandbox';
 import { api } from './helpers';
 import { runBurstInProcess } from './order-burst';
 
@@ -84,12 +85,57 @@ export async function flashSale(
 
 export const tagOf = (text: string) => text.replace(/\W/g, '').slice(0, 6).toUpperCase();
 
+/** One burst, run on the sandbox it is given. */
+export type Burst = (sb: SandboxUnderTest) => Promise<BurstReport>;
+
+/**
+ * Every burst starts when the first of them is awaited (after a control test, which then runs
+ * alone: 40 requests at once must not straddle a window because the CPU is busy), each on a sandbox
+ * of its own, whose limiter no other burst touches, and with its own key: a burst waits on the
+ * limiter's clock, not on the CPU, so the bursts wait side by side. Each test awaits its own.
+ */
+export function burstsSideBySide<K extends string>(
+	bursts: Record<K, Burst>,
+): (name: K) => Promise<BurstReport> {
+	const names = Object.keys(bursts) as K[];
+	const sandboxes = new Map(names.map((name) => [name, useSandbox()]));
+	const started = new Map<K, Promise<BurstReport>>();
+	return async (name) => {
+		if (started.size === 0) {
+			for (const each of names) {
+				const run = bursts[each](sandboxes.get(each)!);
+				// Its own test reports a failure; none is left unhandled meanwhile.
+				run.catch(() => undefined);
+				started.set(each, run);
+			}
+		}
+		return await started.get(name)!;
+	};
+}
+
 /** The tests of one algorithm at 600 per minute (a file each: they wait, side by side). */
-export function algorithmTests(sb: SandboxUnderTest, algorithm: RateLimitAlgorithm): void {
+export function algorithmTests(algorithm: RateLimitAlgorithm): void {
+	const control = useSandbox();
+	const burst = burstsSideBySide({
+		headers: (sb) =>
+			flashSale(sb, `${algorithm} headers`, ORDERS, `H${tagOf(algorithm)}`, {
+				algorithm,
+				headers: 'ietf-fields',
+			}),
+		bare: (sb) =>
+			flashSale(
+				sb,
+				`${algorithm} bare`,
+				ORDERS,
+				`B${tagOf(algorithm)}`,
+				{ algorithm, headers: 'bare' },
+				(LIMIT * 60) / WINDOW_SECONDS,
+			),
+	});
 	describe(`${algorithm}, 600 per minute`, () => {
 		test('control: 40 requests at once are refused as the algorithm says, and the stats count them', async () => {
 			const { key, plan, before } = await prepare(
-				sb,
+				control,
 				`control ${algorithm}`,
 				1,
 				`C${tagOf(algorithm)}`,
@@ -99,9 +145,9 @@ export function algorithmTests(sb: SandboxUnderTest, algorithm: RateLimitAlgorit
 				},
 			);
 			const answers = await Promise.all(
-				Array.from({ length: 40 }, () => api(sb.baseUrl, key, 'GET', '/articles?limit=1')),
+				Array.from({ length: 40 }, () => api(control.baseUrl, key, 'GET', '/articles?limit=1')),
 			);
-			const report = await checkBurst(sb, plan, before);
+			const report = await checkBurst(control, plan, before);
 			const refused = answers.filter((a) => a.status === 429).length;
 			assert.equal(report.refused, refused);
 			// A window refuses exactly the overflow; a bucket refills while 40 requests go out (10 a second).
@@ -112,10 +158,7 @@ export function algorithmTests(sb: SandboxUnderTest, algorithm: RateLimitAlgorit
 		test(
 			`${ORDERS} concurrent orders, budget headers: every order invoiced once and paid, under 2 % answered 429`,
 			async () => {
-				const report = await flashSale(sb, `${algorithm} headers`, ORDERS, `H${tagOf(algorithm)}`, {
-					algorithm,
-					headers: 'ietf-fields',
-				});
+				const report = await burst('headers');
 				assert.ok(
 					report.refused / report.requests < 0.02,
 					`${report.refused} of ${report.requests}`,
@@ -127,16 +170,7 @@ export function algorithmTests(sb: SandboxUnderTest, algorithm: RateLimitAlgorit
 		test(
 			`${ORDERS} concurrent orders, a bare 429, the credential's rate set to it: every order invoiced once and paid, under 10 % answered 429`,
 			async () => {
-				const rate = (LIMIT * 60) / WINDOW_SECONDS;
-				const limiter = { algorithm, headers: 'bare' as const };
-				const report = await flashSale(
-					sb,
-					`${algorithm} bare`,
-					ORDERS,
-					`B${tagOf(algorithm)}`,
-					limiter,
-					rate,
-				);
+				const report = await burst('bare');
 				assert.ok(
 					report.refused / report.requests < 0.1,
 					`${report.refused} of ${report.requests}`,
