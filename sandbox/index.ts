@@ -32,6 +32,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	const server = http.createServer((req, res) => {
 		void app.handle(req, res);
 	});
+	// Idle connections kept 65 s, as production servers do (nginx: 75 s), not Node's 5 s: on a
+	// loaded machine a client reused a connection the server was closing (read ECONNRESET).
+	server.keepAliveTimeout = 65_000;
 	const host = options.host ?? '127.0.0.1';
 	await new Promise<void>((resolve, reject) => {
 		server.once('error', reject);
