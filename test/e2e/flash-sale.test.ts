@@ -13,7 +13,9 @@
  * `useOrderBurstRuns`): each has its own sandbox (its own limiter and counters, its control
  * included), its own credential and its own copy of the example (own workflow id and webhook).
  * The node's pacer keys its state by base URL and key, so the runs share no pace: each run sees
- * exactly what it would alone. Each run's test asserts on that run's figures only.
+ * exactly what it would alone. The controls, and n8n recording each burst's 30 executions, go one
+ * run at a time (OneAtATime); the bursts' waits on the limit overlap. Each run's test asserts on
+ * that run's figures only.
  *
  * Escape hatch for quick local loops only: ERP_SKIP_E2E=1 skips this file (never in CI).
  */
@@ -49,11 +51,14 @@ const RUNS: Array<{
 			log,
 			idPrefix: 'ErpE2eFlashRun',
 			count: RUNS.length,
-			run: async ({ sandbox, burst }, index) => {
+			run: async ({ sandbox, burst, oneAtATime }, index) => {
 				const { algorithm, headers } = RUNS[index];
 				const name = `${algorithm} ${headers}`;
 				const limiter = specLimiter(algorithm, headers);
-				const control = await controlAtOnce(sandbox, limiter, `CTL${index}`);
+				// One control at a time: a bucket refills while this process serves another's requests.
+				const control = await oneAtATime(
+					async () => await controlAtOnce(sandbox, limiter, `CTL${index}`),
+				);
 				log(`${name}: the control, ${control.refused} of 110 refused`);
 				const plan = await prepareBurst(sandbox, {
 					count: ORDERS,

@@ -16,7 +16,8 @@
  * in front of it (its own limit_req zone and access log), its own credential pointing at that
  * nginx and its own copy of the example (own workflow id and webhook); the control its own nginx
  * in front of the file's sandbox, which no run uses. The pacer keys its state by base URL and key
- * (each nginx has its own port), so the runs share no pace and no limiter.
+ * (each nginx has its own port), so the runs share no pace and no limiter. The control, and n8n
+ * recording each burst's 30 executions, go one at a time (OneAtATime); the bursts' waits overlap.
  *
  * Escape hatch for quick local loops only: ERP_SKIP_E2E=1 skips this file (never in CI).
  */
@@ -104,14 +105,17 @@ function seen(nginx: RunningNginx, from: number) {
 			const { sandbox } = runs.e2e();
 			await sandboxControl(sandbox.url, 'config', { rateLimit: false });
 			const nginx = await limiter(sandbox, 'control');
-			const answers = await Promise.all(
-				Array.from({ length: 40 }, async () => {
-					const answer = await fetch(`${nginx.url}/v1/articles?limit=1`, {
-						headers: { authorization: 'Bearer sk_test_nginx_control' },
-					});
-					await answer.text();
-					return { status: answer.status, retryAfter: answer.headers.get('retry-after') };
-				}),
+			const answers = await runs.oneAtATime(
+				async () =>
+					await Promise.all(
+						Array.from({ length: 40 }, async () => {
+							const answer = await fetch(`${nginx.url}/v1/articles?limit=1`, {
+								headers: { authorization: 'Bearer sk_test_nginx_control' },
+							});
+							await answer.text();
+							return { status: answer.status, retryAfter: answer.headers.get('retry-after') };
+						}),
+					),
 			);
 			const refused = answers.filter((a) => a.status === 429);
 			log(`control: ${refused.length} of 40 refused`);

@@ -12,6 +12,7 @@
  * state by credential type, base URL and API key (nodes/shared/transport/credentials.ts, pacer.ts
  * `paceKey`), so runs against different sandboxes (different base URLs) never share a pace, even
  * with the same demo key; nor a page size learnt (pageSize.ts: per credential and base URL).
+ * What must not meet the same step of another run goes one run at a time (OneAtATime).
  */
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll } from '@jest/globals';
@@ -27,8 +28,8 @@ import {
 	keepFilesOnFailure,
 	type N8nRest,
 } from '../../scripts/n8n-instance';
-import { expectCount, expectRuns } from './count';
-import { MINUTE, ownCopy, startE2e, type E2e, type Sandbox } from './helpers';
+import { expectCount, expectRuns, readRuns } from './count';
+import { MINUTE, ownCopy, startE2e, waitFor, type E2e, type Sandbox } from './helpers';
 
 /** The order-to-invoice example, wired for a test (no chat), and its production webhook's path. */
 export function orderExample(): { workflow: Workflow; webhookPath: string } {
@@ -65,7 +66,26 @@ export type BurstTarget = {
 	/** The workflow: its executions are the burst's alone. */
 	workflowId: string;
 	sandbox: Sandbox;
+	/** Runs the posting of the orders until n8n has recorded their executions (see OneAtATime). */
+	oneAtATime?: OneAtATime;
 };
+
+/**
+ * Runs steps one after another across a file's runs: what must not meet the same step of another
+ * run (a control's 110 requests at once; n8n recording a burst's 30 executions, which on SQLite
+ * timed out on its write lock under load with 90 arriving at once: 500 "There was a problem
+ * executing the workflow").
+ */
+export type OneAtATime = <T>(step: () => Promise<T>) => Promise<T>;
+
+function oneAtATime(): OneAtATime {
+	let last: Promise<unknown> = Promise.resolve();
+	return async (step) => {
+		const done = last.then(step);
+		last = done.catch(() => undefined);
+		return await done;
+	};
+}
 
 export type BurstTraffic = { requests: number; refused: number; report: BurstReport };
 
@@ -78,7 +98,21 @@ export async function burstThroughN8n(
 	const { sandbox } = target;
 	const orders = plan.orders.length;
 	const before = await sandboxStats(sandbox);
-	const answers = await postOrders(target.webhookUrl, plan);
+	let posting: ReturnType<typeof postOrders> | undefined;
+	const post = async () => {
+		posting = postOrders(target.webhookUrl, plan);
+		let answered = false;
+		void posting.then(() => (answered = true));
+		// Until n8n lists every order's execution (or all are answered; at most 5 minutes).
+		await waitFor(
+			`n8n recording the ${name} burst's executions`,
+			async () =>
+				answered || (await readRuns(target.rest, target.workflowId)).count >= orders || undefined,
+			5 * MINUTE,
+		).catch(() => undefined);
+	};
+	await (target.oneAtATime ?? (async (step) => await step()))(post);
+	const answers = await posting!;
 	assert.deepEqual(
 		answers.filter((a) => a.status !== 200),
 		[],
@@ -119,8 +153,10 @@ export async function burstThroughN8n(
 export type OrderRun = {
 	/** The run's own sandbox: its rate limiter and counters are the run's alone. */
 	sandbox: Sandbox;
-	/** burstThroughN8n on the run's own copy of the example. */
+	/** burstThroughN8n on the run's own copy of the example (its orders posted one run at a time). */
 	burst(plan: BurstPlan, name: string): Promise<BurstTraffic>;
+	/** The file's OneAtATime, e.g. for a control. */
+	oneAtATime: OneAtATime;
 };
 
 /**
@@ -146,6 +182,7 @@ export function useOrderBurstRuns<T>(options: {
 	const sandboxes: Sandbox[] = [];
 	let e2e: E2e | undefined;
 	let outcomes: Array<Promise<T>> | undefined;
+	const alone = oneAtATime();
 
 	beforeAll(async () => {
 		const runs: Array<{
@@ -177,6 +214,7 @@ export function useOrderBurstRuns<T>(options: {
 				await options.run(
 					{
 						sandbox,
+						oneAtATime: alone,
 						burst: async (plan, name) =>
 							await burstThroughN8n(
 								{
@@ -184,6 +222,7 @@ export function useOrderBurstRuns<T>(options: {
 									webhookUrl: `${n8n.n8n!.url}/webhook/${webhookPathOf(copy)}`,
 									workflowId: id,
 									sandbox,
+									oneAtATime: alone,
 								},
 								plan,
 								name,
@@ -208,6 +247,7 @@ export function useOrderBurstRuns<T>(options: {
 			assert.ok(e2e, 'n8n is started in beforeAll');
 			return e2e;
 		},
+		oneAtATime: alone,
 		outcome: async (index: number): Promise<T> => {
 			assert.ok(outcomes, 'the runs are started in beforeAll');
 			return await outcomes[index];

@@ -16,7 +16,8 @@
  * `useOrderBurstRuns`): each has its own sandbox (its own limit, dialect and counters), its own
  * credential and its own copy of the example (own workflow id and webhook). The pacer keys its
  * state by base URL and key, so the runs share no pace: each run's key is paced as it would be
- * alone. Each run's test asserts on that run's figures only.
+ * alone. n8n records each burst's 30 executions one run at a time (OneAtATime); the bursts' waits
+ * on the limit overlap. Each run's test asserts on that run's figures only.
  *
  * Escape hatch for quick local loops only: ERP_SKIP_E2E=1 skips this file (never in CI).
  */
