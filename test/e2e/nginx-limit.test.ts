@@ -8,7 +8,16 @@
  * reporting its own 100 per minute in `RateLimit-*` headers (the case the pacing of before lost
  * orders in: it took the headers as permission to burst). Every order gets exactly one invoice,
  * paid; no execution fails; under 10 % of the requests nginx saw were answered 429. The control:
- * 40 requests at once through the same nginx are refused as its bucket says (29 or so).
+ * 40 requests at once through an nginx of the same configuration are refused as its bucket says
+ * (29 or so).
+ *
+ * The two runs overlap in the file's one n8n (issue 38; test/e2e/order-burst.ts
+ * `useOrderBurstRuns`), and the control beside them: each run has its own sandbox, its own nginx
+ * in front of it (its own limit_req zone and access log), its own credential pointing at that
+ * nginx and its own copy of the example (own workflow id and webhook); the control its own nginx
+ * in front of the file's sandbox, which no run uses. The pacer keys its state by base URL and key
+ * (each nginx has its own port), so the runs share no pace and no limiter. The control, and n8n
+ * recording each burst's 30 executions, go one at a time (OneAtATime); the bursts' waits overlap.
  *
  * Escape hatch for quick local loops only: ERP_SKIP_E2E=1 skips this file (never in CI).
  */
@@ -16,105 +25,113 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { afterAll, beforeAll, describe, it } from '@jest/globals';
+import { afterAll, describe, it } from '@jest/globals';
 
-import { demoCredential, EXAMPLE_IDS } from '../../scripts/examples';
 import { N8N_VERSION } from '../../scripts/n8n-env';
-import { freePort, keepFilesOnFailure, skipE2e } from '../../scripts/n8n-instance';
+import { freePort, skipE2e } from '../../scripts/n8n-instance';
 import { limiterSite, runNginx, type RunningNginx } from '../../scripts/nginx';
 import { prepareBurst, sandboxControl } from '../../scripts/order-burst';
-import { e2eLog, MINUTE, startE2e, type E2e } from './helpers';
-import { burstThroughN8n, orderExample } from './order-burst';
+import { e2eLog, MINUTE, type Sandbox } from './helpers';
+import { useOrderBurstRuns } from './order-burst';
 
 const SKIP = skipE2e();
 const log = e2eLog('nginx-limit');
 const ORDERS = 30;
+const RUNS = [
+	{ name: 'nginx alone (the ERP sends no rate-limit header)', sandboxLimit: false },
+	{ name: 'nginx in front of the ERP reporting its own 100 per minute', sandboxLimit: true },
+];
+
+/** The API requests nginx saw since `from` (its access log), and those it answered 429. */
+function seen(nginx: RunningNginx, from: number) {
+	const api = nginx
+		.requests()
+		.slice(from)
+		.filter((r) => r.path.startsWith('/v1/'));
+	return { requests: api.length, refused: api.filter((r) => r.status === 429).length };
+}
 
 (SKIP ? describe.skip : describe)(
 	`real n8n ${N8N_VERSION}: the flash sale through nginx's limit_req, 100 per minute, burst 10`,
 	() => {
-		let e2e: E2e;
-		let nginx: RunningNginx;
-		let folder: string;
-		const files = keepFilesOnFailure(log);
-		const { workflow, webhookPath } = orderExample();
-		/** The API requests nginx saw since `from` (its access log), and those it answered 429. */
-		const seen = (from: number) => {
-			const api = nginx
-				.requests()
-				.slice(from)
-				.filter((r) => r.path.startsWith('/v1/'));
-			return { requests: api.length, refused: api.filter((r) => r.status === 429).length };
+		let folder: string | undefined;
+		const nginxes: RunningNginx[] = [];
+		/** An nginx of its own (files in `<folder>/<name>`) in front of `sandbox`. */
+		const limiter = async (sandbox: Sandbox, name: string): Promise<RunningNginx> => {
+			folder ??= fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-nginx-limit-'));
+			const listen = await freePort();
+			const upstream = new URL(sandbox.url).host;
+			const site = limiterSite({ listen, upstream, perMinute: 100, burst: 10 });
+			const nginx = await runNginx(site, listen, path.join(folder, name), log);
+			nginxes.push(nginx);
+			return nginx;
 		};
+		const byRun: RunningNginx[] = [];
 
-		beforeAll(async () => {
-			folder = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-nginx-limit-'));
-			e2e = await startE2e({
-				folderPrefix: 'n8n-nodes-erp-e2e-nginx-limit-',
-				log,
-				files,
-				workflows: () => [workflow],
-				credentials: async (started) => {
-					const listen = await freePort();
-					const upstream = new URL(started.sandbox.url).host;
-					const site = limiterSite({ listen, upstream, perMinute: 100, burst: 10 });
-					nginx = await runNginx(site, listen, folder, log);
-					// The example's credential points at nginx, not at the sandbox.
-					return [demoCredential(`${nginx.url}/v1`)];
-				},
-			});
-			await e2e.rest.activate(EXAMPLE_IDS.orderToInvoice);
-		}, 75 * MINUTE);
+		const runs = useOrderBurstRuns({
+			folderPrefix: 'n8n-nodes-erp-e2e-nginx-limit-',
+			log,
+			idPrefix: 'ErpE2eNginxRun',
+			count: RUNS.length,
+			// Each run's credential points at its nginx, not at its sandbox.
+			apiUrl: async (sandbox, index) => {
+				byRun[index] = await limiter(sandbox, `run${index}`);
+				return `${byRun[index].url}/v1`;
+			},
+			run: async ({ sandbox, burst }, index) => {
+				const { name, sandboxLimit } = RUNS[index];
+				const plan = await prepareBurst(sandbox, {
+					count: ORDERS,
+					tag: `E2ENG${index}${Date.now() % 100000}`,
+					limit: 100,
+					windowSeconds: 60,
+					headers: 'ietf-fields',
+				});
+				if (!sandboxLimit) await sandboxControl(sandbox.url, 'config', { rateLimit: false });
+				const from = byRun[index].requests().length;
+				await burst(plan, name);
+				const traffic = seen(byRun[index], from);
+				log(`${name}: nginx saw ${traffic.requests} API requests, ${traffic.refused} answered 429`);
+				return traffic;
+			},
+		});
 
 		afterAll(async () => {
-			await e2e?.stop();
-			await nginx?.stop();
-			fs.rmSync(folder, { recursive: true, force: true });
+			await Promise.all(nginxes.map((nginx) => nginx.stop()));
+			if (folder) fs.rmSync(folder, { recursive: true, force: true });
 		}, 10 * MINUTE);
 
 		it('control: 40 requests at once through nginx, most refused with a bare 429', async () => {
-			await sandboxControl(e2e.sandbox.url, 'config', { rateLimit: false });
-			const from = nginx.requests().length;
-			// A key of its own in nginx's zone (the zone is per Authorization header).
-			const answers = await Promise.all(
-				Array.from({ length: 40 }, async () => {
-					const answer = await fetch(`${nginx.url}/v1/articles?limit=1`, {
-						headers: { authorization: 'Bearer sk_test_nginx_control' },
-					});
-					await answer.text();
-					return { status: answer.status, retryAfter: answer.headers.get('retry-after') };
-				}),
+			const { sandbox } = runs.e2e();
+			await sandboxControl(sandbox.url, 'config', { rateLimit: false });
+			const nginx = await limiter(sandbox, 'control');
+			const answers = await runs.oneAtATime(
+				async () =>
+					await Promise.all(
+						Array.from({ length: 40 }, async () => {
+							const answer = await fetch(`${nginx.url}/v1/articles?limit=1`, {
+								headers: { authorization: 'Bearer sk_test_nginx_control' },
+							});
+							await answer.text();
+							return { status: answer.status, retryAfter: answer.headers.get('retry-after') };
+						}),
+					),
 			);
 			const refused = answers.filter((a) => a.status === 429);
+			log(`control: ${refused.length} of 40 refused`);
 			assert.ok(refused.length >= 25, `${refused.length} of 40 refused`);
 			assert.ok(
 				refused.every((a) => a.retryAfter === null),
 				'a bare 429',
 			);
-			assert.equal(seen(from).refused, refused.length, 'the access log counts them');
+			assert.equal(seen(nginx, 0).refused, refused.length, 'the access log counts them');
 		});
 
-		const RUNS = [
-			{ name: 'nginx alone (the ERP sends no rate-limit header)', sandboxLimit: false },
-			{ name: 'nginx in front of the ERP reporting its own 100 per minute', sandboxLimit: true },
-		];
-		RUNS.forEach(({ name, sandboxLimit }, index) => {
+		RUNS.forEach(({ name }, index) => {
 			it(
 				`${name}: ${ORDERS} orders, every one invoiced once and paid, no execution failed, under 10 % answered 429`,
-				files.track(async () => {
-					const plan = await prepareBurst(e2e.sandbox, {
-						count: ORDERS,
-						tag: `E2ENG${index}${Date.now() % 100000}`,
-						limit: 100,
-						windowSeconds: 60,
-						headers: 'ietf-fields',
-					});
-					if (!sandboxLimit) await sandboxControl(e2e.sandbox.url, 'config', { rateLimit: false });
-					const from = nginx.requests().length;
-					const webhookUrl = `${e2e.n8n!.url}/webhook/${webhookPath}`;
-					await burstThroughN8n(e2e, webhookUrl, plan, ORDERS * index, name);
-					const { requests, refused } = seen(from);
-					log(`${name}: nginx saw ${requests} API requests, ${refused} answered 429`);
+				runs.files.track(async () => {
+					const { requests, refused } = await runs.outcome(index);
 					assert.ok(refused / requests < 0.1, `${refused} of ${requests} answered 429`);
 				}),
 				15 * MINUTE,

@@ -1,55 +1,128 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- drives n8n from outside, not a node */
 /**
- * A burst of concurrent orders through real n8n's order-to-invoice example, and its checks: every
- * order answered 200, every execution (of this burst and the earlier ones) finished with success,
- * 8 accepted ERP requests per order, each order invoiced exactly once and paid. Used by
- * rate-limits.test.ts, flash-sale.test.ts and nginx-limit.test.ts.
+ * Bursts of concurrent orders through real n8n's order-to-invoice example, and their checks: every
+ * order answered 200, every execution of the run's workflow finished with success, 8 accepted
+ * ERP requests per order, each order invoiced exactly once and paid. Used by rate-limits.test.ts,
+ * flash-sale.test.ts and nginx-limit.test.ts.
+ *
+ * `useOrderBurstRuns` runs a file's bursts side by side in its one n8n (issue 38): each run has its
+ * own sandbox (a sandbox's rate limiter is global to it, set by prepareBurst), its own credential
+ * pointing at that sandbox (or at a limiter in front of it), and its own copy of the example (own
+ * workflow id, own production webhook path) using that credential. The node's pacer keys its
+ * state by credential type, base URL and API key (nodes/shared/transport/credentials.ts, pacer.ts
+ * `paceKey`), so runs against different sandboxes (different base URLs) never share a pace, even
+ * with the same demo key; nor a page size learnt (pageSize.ts: per credential and base URL).
+ * What must not meet the same step of another run goes one run at a time (OneAtATime).
  */
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll } from '@jest/globals';
 
+import { startSandbox } from '../../sandbox';
 import { checkBurst, postOrders, sandboxStats } from '../../scripts/order-burst';
 import type { BurstPlan, BurstReport } from '../../scripts/order-burst';
-import { EXAMPLE_IDS, loadExamples, wireExample } from '../../scripts/examples';
+import { demoCredential, EXAMPLE_IDS, loadExamples, wireExample } from '../../scripts/examples';
 import type { Workflow } from '../../scripts/examples';
-import { keepFilesOnFailure } from '../../scripts/n8n-instance';
-import { expectCount, expectRuns } from './count';
-import { MINUTE, startE2e, type E2e } from './helpers';
+import type { Log } from '../../scripts/n8n-env';
+import {
+	type CredentialImport,
+	keepFilesOnFailure,
+	type N8nRest,
+} from '../../scripts/n8n-instance';
+import { expectCount, expectRuns, readRuns } from './count';
+import { MINUTE, ownCopy, startE2e, waitFor, type E2e, type Sandbox } from './helpers';
 
 /** The order-to-invoice example, wired for a test (no chat), and its production webhook's path. */
 export function orderExample(): { workflow: Workflow; webhookPath: string } {
 	const { workflow } = loadExamples().find(
 		({ workflow: w }) => w.id === EXAMPLE_IDS.orderToInvoice,
 	)!;
-	const webhook = workflow.nodes.find((n) => n.type === 'n8n-nodes-base.webhook')!;
 	return {
 		workflow: wireExample(workflow, { chatUrl: 'http://127.0.0.1:9/unused' }),
-		webhookPath: String(webhook.parameters.path),
+		webhookPath: webhookPathOf(workflow),
 	};
 }
 
-/** Posts the plan's orders to `webhookUrl`; `runsBefore`: the example's executions already made. */
+function webhookPathOf(workflow: Workflow): string {
+	const webhook = workflow.nodes.find((n) => n.type === 'n8n-nodes-base.webhook')!;
+	return String(webhook.parameters.path);
+}
+
+/** `workflow` with every node's API key credential (`erpApi`) replaced by `ref`. */
+function withErpCredential(workflow: Workflow, ref: { id: string; name: string }): Workflow {
+	return {
+		...workflow,
+		nodes: workflow.nodes.map((node) => {
+			const credentials = node.credentials as Record<string, unknown> | undefined;
+			return credentials?.erpApi ? { ...node, credentials: { ...credentials, erpApi: ref } } : node;
+		}),
+	};
+}
+
+/** Where a burst goes: n8n, the workflow whose webhook takes the orders, the ERP it calls. */
+export type BurstTarget = {
+	rest: N8nRest;
+	/** The whole production URL of the workflow's webhook, as the shop calls it. */
+	webhookUrl: string;
+	/** The workflow: its executions are the burst's alone. */
+	workflowId: string;
+	sandbox: Sandbox;
+	/** Runs the posting of the orders until n8n has recorded their executions (see OneAtATime). */
+	oneAtATime?: OneAtATime;
+};
+
+/**
+ * Runs steps one after another across a file's runs: what must not meet the same step of another
+ * run (a control's 110 requests at once; n8n recording a burst's 30 executions, which on SQLite
+ * timed out on its write lock under load with 90 arriving at once: 500 "There was a problem
+ * executing the workflow").
+ */
+export type OneAtATime = <T>(step: () => Promise<T>) => Promise<T>;
+
+function oneAtATime(): OneAtATime {
+	let last: Promise<unknown> = Promise.resolve();
+	return async (step) => {
+		const done = last.then(step);
+		last = done.catch(() => undefined);
+		return await done;
+	};
+}
+
+export type BurstTraffic = { requests: number; refused: number; report: BurstReport };
+
+/** Posts the plan's orders to the target's webhook, then checks them (the workflow's only burst). */
 export async function burstThroughN8n(
-	e2e: E2e,
-	webhookUrl: string,
+	target: BurstTarget,
 	plan: BurstPlan,
-	runsBefore: number,
 	name: string,
-): Promise<{ requests: number; refused: number; report: BurstReport }> {
-	const sandbox = e2e.sandbox;
+): Promise<BurstTraffic> {
+	const { sandbox } = target;
 	const orders = plan.orders.length;
 	const before = await sandboxStats(sandbox);
-	const answers = await postOrders(webhookUrl, plan);
+	let posting: ReturnType<typeof postOrders> | undefined;
+	const post = async () => {
+		posting = postOrders(target.webhookUrl, plan);
+		let answered = false;
+		void posting.then(() => (answered = true));
+		// Until n8n lists every order's execution (or all are answered; at most 5 minutes).
+		await waitFor(
+			`n8n recording the ${name} burst's executions`,
+			async () =>
+				answered || (await readRuns(target.rest, target.workflowId)).count >= orders || undefined,
+			5 * MINUTE,
+		).catch(() => undefined);
+	};
+	await (target.oneAtATime ?? (async (step) => await step()))(post);
+	const answers = await posting!;
 	assert.deepEqual(
 		answers.filter((a) => a.status !== 200),
 		[],
-		'every order is answered 200',
+		`${name}: every order is answered 200`,
 	);
-	const runs = await expectRuns(e2e.rest, EXAMPLE_IDS.orderToInvoice, runsBefore + orders);
+	const runs = await expectRuns(target.rest, target.workflowId, orders);
 	assert.deepEqual(
 		runs.filter((r) => r.status !== 'success'),
 		[],
-		'no execution failed',
+		`${name}: no execution failed`,
 	);
 	// 8 accepted requests per order, no more (a duplicate write would add some).
 	const traffic = await expectCount(
@@ -76,36 +149,108 @@ export async function burstThroughN8n(
 	return { requests: traffic!.requests, refused: traffic!.refused, report: report! };
 }
 
+/** One run of a file, as its `run` function gets it. */
+export type OrderRun = {
+	/** The run's own sandbox: its rate limiter and counters are the run's alone. */
+	sandbox: Sandbox;
+	/** burstThroughN8n on the run's own copy of the example (its orders posted one run at a time). */
+	burst(plan: BurstPlan, name: string): Promise<BurstTraffic>;
+	/** The file's OneAtATime, e.g. for a control. */
+	oneAtATime: OneAtATime;
+};
+
 /**
- * For a flash-sale file's describe block: real n8n with the order-to-invoice example active,
- * started in beforeAll and stopped in afterAll. `burst` runs burstThroughN8n on the example's
- * production webhook; `sandbox()` is the ERP n8n calls.
+ * For a flash-sale file's describe block: real n8n (started in beforeAll, stopped in afterAll)
+ * with `count` copies of the order-to-invoice example published, copy i (id `<idPrefix>0i`) on a
+ * credential of its own pointing at run i's own sandbox, or at `apiUrl(sandbox, i)` (e.g. a
+ * limiter in front of it). Once they are published, beforeAll starts `run` for every run at once;
+ * `outcome(i)` (for run i's test) is what run i resolved with, or its error.
  */
-export function useOrderExampleN8n(folderPrefix: string, log: (line: string) => void) {
-	let e2e: E2e | undefined;
+export function useOrderBurstRuns<T>(options: {
+	folderPrefix: string;
+	log: Log;
+	/** 14 characters: n8n's workflow ids here have 16. */
+	idPrefix: string;
+	count: number;
+	apiUrl?: (sandbox: Sandbox, index: number) => Promise<string>;
+	run: (run: OrderRun, index: number) => Promise<T>;
+}) {
+	const { folderPrefix, log, idPrefix } = options;
+	assert.equal(idPrefix.length, 14, `workflow id prefix ${idPrefix}: 14 characters`);
 	const files = keepFilesOnFailure(log);
-	const { workflow, webhookPath } = orderExample();
+	const { workflow } = orderExample();
+	const sandboxes: Sandbox[] = [];
+	let e2e: E2e | undefined;
+	let outcomes: Array<Promise<T>> | undefined;
+	const alone = oneAtATime();
+
 	beforeAll(async () => {
-		e2e = await startE2e({ folderPrefix, log, files, workflows: () => [workflow] });
-		await e2e.rest.activate(EXAMPLE_IDS.orderToInvoice);
+		const runs: Array<{
+			sandbox: Sandbox;
+			id: string;
+			copy: Workflow;
+			credential: CredentialImport;
+		}> = [];
+		for (let index = 0; index < options.count; index++) {
+			const sandbox = await startSandbox({ port: 0 });
+			sandboxes.push(sandbox);
+			const id = `${idPrefix}${String(index).padStart(2, '0')}`;
+			const ref = { id: `${id}-key`, name: `ERP sandbox of run ${index} (demo key)` };
+			const apiUrl = (await options.apiUrl?.(sandbox, index)) ?? sandbox.baseUrl;
+			const copy = withErpCredential(ownCopy(workflow, id), ref);
+			runs.push({ sandbox, id, copy, credential: { ...demoCredential(apiUrl), ...ref } });
+		}
+		e2e = await startE2e({
+			folderPrefix,
+			log,
+			files,
+			credentials: async () => runs.map((r) => r.credential),
+			workflows: () => runs.map((r) => r.copy),
+		});
+		for (const { id } of runs) await e2e.rest.activate(id);
+		const n8n = e2e;
+		outcomes = runs.map(
+			async ({ sandbox, id, copy }, index) =>
+				await options.run(
+					{
+						sandbox,
+						oneAtATime: alone,
+						burst: async (plan, name) =>
+							await burstThroughN8n(
+								{
+									rest: n8n.rest,
+									webhookUrl: `${n8n.n8n!.url}/webhook/${webhookPathOf(copy)}`,
+									workflowId: id,
+									sandbox,
+									oneAtATime: alone,
+								},
+								plan,
+								name,
+							),
+					},
+					index,
+				),
+		);
+		// Each is awaited by its run's test: no unhandled rejection meanwhile.
+		for (const outcome of outcomes) outcome.catch(() => undefined);
 	}, 75 * MINUTE);
+
 	afterAll(async () => {
 		await e2e?.stop();
+		await Promise.all(sandboxes.map((sandbox) => sandbox.close()));
 	}, 10 * MINUTE);
-	const started = (): E2e => {
-		assert.ok(e2e, 'n8n is started in beforeAll');
-		return e2e;
-	};
+
 	return {
 		files,
-		sandbox: () => started().sandbox,
-		burst: async (plan: BurstPlan, runsBefore: number, name: string) =>
-			await burstThroughN8n(
-				started(),
-				`${started().n8n!.url}/webhook/${webhookPath}`,
-				plan,
-				runsBefore,
-				name,
-			),
+		/** The file's n8n (its own sandbox is used by no run). */
+		e2e: (): E2e => {
+			assert.ok(e2e, 'n8n is started in beforeAll');
+			return e2e;
+		},
+		oneAtATime: alone,
+		outcome: async (index: number): Promise<T> => {
+			assert.ok(outcomes, 'the runs are started in beforeAll');
+			return await outcomes[index];
+		},
 	};
 }
