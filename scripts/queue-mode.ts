@@ -460,9 +460,22 @@ export async function startQueueDeployment(options: QueueOptions): Promise<Queue
 	}
 }
 
-/** How many executions each worker has started so far (each worker logs the executions it starts). */
-export function startedPerWorker(q: Pick<QueueDeployment, 'processes'>): number[] {
+/**
+ * How many executions each worker has started so far (each worker logs the executions it starts:
+ * `Worker started execution <id> (job <n>)`); with `executionIds`, only those executions (a
+ * scenario's own, on a deployment other scenarios use too).
+ */
+export function startedPerWorker(
+	q: Pick<QueueDeployment, 'processes'>,
+	executionIds?: Iterable<string>,
+): number[] {
+	const only = executionIds ? new Set(executionIds) : undefined;
 	return q.processes
 		.filter((p) => p.role === 'worker')
-		.map((p) => (fs.readFileSync(p.log, 'utf8').match(/Worker started execution/g) ?? []).length);
+		.map(
+			(p) =>
+				[...fs.readFileSync(p.log, 'utf8').matchAll(/Worker started execution (\d+)/g)].filter(
+					([, id]) => !only || only.has(id),
+				).length,
+		);
 }
