@@ -95,16 +95,21 @@ export function demoCredential(sandboxBaseUrl: string): CredentialImport {
 }
 
 /**
- * Imports the sandbox credential, as demoCredential gives it, and the given workflows into n8n
- * (before or while it runs). Both keep their ids, so importing again replaces them: with no
- * workflows, this puts the demo credential back to its defaults whatever was changed in it.
+ * Imports the sandbox credential, as demoCredential gives it (and `credentials`, if any), and the
+ * given workflows into n8n (before or while it runs). Both keep their ids, so importing again
+ * replaces them: with no workflows, this puts the demo credential back to its defaults whatever
+ * was changed in it.
  */
 export async function importWorkflows(
 	config: N8nConfig,
-	options: { sandboxBaseUrl: string; workflows: Workflow[] },
+	options: { sandboxBaseUrl: string; workflows: Workflow[]; credentials?: CredentialImport[] },
 	log: Log,
 ): Promise<void> {
-	await importCredentials(config, [demoCredential(options.sandboxBaseUrl)], log);
+	await importCredentials(
+		config,
+		[demoCredential(options.sandboxBaseUrl), ...(options.credentials ?? [])],
+		log,
+	);
 	await importWorkflowFiles(config, options.workflows, log);
 }
 

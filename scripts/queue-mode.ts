@@ -29,6 +29,7 @@ import {
 	n8nPaths,
 	startBackground,
 	startN8n,
+	type CredentialImport,
 	type N8nConfig,
 	type RunningN8n,
 } from './n8n-instance';
@@ -79,6 +80,8 @@ export type QueueOptions = {
 	sandboxBaseUrl: string;
 	/** Imported (with the sandbox credential) before n8n starts. */
 	workflows: Workflow[];
+	/** More credentials, imported with the sandbox credential before n8n starts. */
+	credentials?: CredentialImport[];
 	log: Log;
 	/** Default 2. */
 	workers?: number;
@@ -305,7 +308,6 @@ export async function startQueueDeployment(options: QueueOptions): Promise<Queue
 			const paths = n8nPaths(path.join(folder, name));
 			fs.mkdirSync(paths.userFolder, { recursive: true });
 			logFiles.push(paths.n8nLog);
-			await installPackage(paths, tarball, log);
 			const config: N8nConfig = {
 				env,
 				paths,
@@ -317,11 +319,46 @@ export async function startQueueDeployment(options: QueueOptions): Promise<Queue
 		};
 
 		const mainConfig = await configFor('main', mainPort);
-		await importWorkflows(
-			mainConfig,
-			{ sandboxBaseUrl: options.sandboxBaseUrl, workflows: options.workflows },
-			log,
-		);
+		// Webhook processors: the first on webhookPort, the others (webhookProcessors > 1) on their own.
+		const webhookConfigs: Array<{ name: string; config: N8nConfig }> = [];
+		for (let i = 1; i <= (options.webhookProcessors ?? 1); i++) {
+			const name = i === 1 ? 'webhook' : `webhook-${i}`;
+			webhookConfigs.push({
+				name,
+				config: await configFor(name, i === 1 ? webhookPort : await freePort()),
+			});
+		}
+		const workerConfigs: Array<{ name: string; config: N8nConfig; healthUrl: string }> = [];
+		for (let i = 1; i <= workers; i++) {
+			const healthPort = await freePort();
+			workerConfigs.push({
+				name: `worker-${i}`,
+				healthUrl: `http://127.0.0.1:${healthPort}`,
+				config: await configFor(`worker-${i}`, await freePort(), {
+					QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+					QUEUE_HEALTH_CHECK_PORT: String(healthPort),
+					N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
+				}),
+			});
+		}
+		// Every process's install at once (issue 38: an npm install takes ~30 s, mostly waiting);
+		// the imports into the database once main's is there.
+		const installed = async (config: N8nConfig) => await installPackage(config.paths, tarball, log);
+		await Promise.all([
+			(async () => {
+				await installed(mainConfig);
+				await importWorkflows(
+					mainConfig,
+					{
+						sandboxBaseUrl: options.sandboxBaseUrl,
+						workflows: options.workflows,
+						credentials: options.credentials,
+					},
+					log,
+				);
+			})(),
+			...[...webhookConfigs, ...workerConfigs].map(async ({ config }) => await installed(config)),
+		]);
 		const rest = new N8nRest(`http://127.0.0.1:${mainPort}`);
 		// Main stays at the same place in `started` across restarts: stopped after the others.
 		const mainSlot = started.length;
@@ -366,44 +403,42 @@ export async function startQueueDeployment(options: QueueOptions): Promise<Queue
 			return psql.stdout;
 		};
 
-		// Webhook processors: the first on webhookPort, the others (webhookProcessors > 1) on their own.
-		for (let i = 1; i <= (options.webhookProcessors ?? 1); i++) {
-			const name = i === 1 ? 'webhook' : `webhook-${i}`;
-			const webhookConfig = await configFor(name, i === 1 ? webhookPort : await freePort());
-			const webhook = await startN8n(webhookConfig, 4 * MINUTE, { command: ['webhook'] });
-			started.push({ name, running: webhook });
-			processes.push({
-				role: 'webhook',
-				name,
-				url: webhook.url,
-				log: webhookConfig.paths.n8nLog,
-				pid: webhook.pid,
-			});
-			log(`n8n webhook processor ${i} on ${webhook.url}`);
-		}
-
-		for (let i = 1; i <= workers; i++) {
-			const healthPort = await freePort();
-			const config = await configFor(`worker-${i}`, await freePort(), {
-				QUEUE_HEALTH_CHECK_ACTIVE: 'true',
-				QUEUE_HEALTH_CHECK_PORT: String(healthPort),
-				N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
-			});
-			const healthUrl = `http://127.0.0.1:${healthPort}`;
-			const worker = await startN8n(config, 4 * MINUTE, {
-				command: ['worker', `--concurrency=${options.workerConcurrency ?? 10}`],
-				healthUrl: `${healthUrl}/healthz/readiness`,
-			});
-			started.push({ name: `worker-${i}`, running: worker });
-			processes.push({
-				role: 'worker',
-				name: `worker-${i}`,
-				url: healthUrl,
-				log: config.paths.n8nLog,
-				pid: worker.pid,
-			});
-			log(`n8n worker ${i} ready (health ${healthUrl})`);
-		}
+		// Once main answers (it migrated the database), the webhook processors and workers start side
+		// by side (issue 38: ~20 s of CPU each, partly waiting).
+		const others = await Promise.allSettled([
+			...webhookConfigs.map(async ({ name, config }, i) => {
+				const webhook = await startN8n(config, 4 * MINUTE, { command: ['webhook'] });
+				started.push({ name, running: webhook });
+				const entry: QueueProcess = {
+					role: 'webhook',
+					name,
+					url: webhook.url,
+					log: config.paths.n8nLog,
+					pid: webhook.pid,
+				};
+				log(`n8n webhook processor ${i + 1} on ${webhook.url}`);
+				return entry;
+			}),
+			...workerConfigs.map(async ({ name, config, healthUrl }, i) => {
+				const worker = await startN8n(config, 4 * MINUTE, {
+					command: ['worker', `--concurrency=${options.workerConcurrency ?? 10}`],
+					healthUrl: `${healthUrl}/healthz/readiness`,
+				});
+				started.push({ name, running: worker });
+				const entry: QueueProcess = {
+					role: 'worker',
+					name,
+					url: healthUrl,
+					log: config.paths.n8nLog,
+					pid: worker.pid,
+				};
+				log(`n8n worker ${i + 1} ready (health ${healthUrl})`);
+				return entry;
+			}),
+		]);
+		for (const result of others) if (result.status === 'rejected') throw result.reason;
+		// In the order asked for (webhook processors, then workers), whichever answered first.
+		processes.push(...others.map((r) => (r as PromiseFulfilledResult<QueueProcess>).value));
 		return {
 			mainUrl: rest.url,
 			webhookUrl,
@@ -425,9 +460,22 @@ export async function startQueueDeployment(options: QueueOptions): Promise<Queue
 	}
 }
 
-/** How many executions each worker has started so far (each worker logs the executions it starts). */
-export function startedPerWorker(q: Pick<QueueDeployment, 'processes'>): number[] {
+/**
+ * How many executions each worker has started so far (each worker logs the executions it starts:
+ * `Worker started execution <id> (job <n>)`); with `executionIds`, only those executions (a
+ * scenario's own, on a deployment other scenarios use too).
+ */
+export function startedPerWorker(
+	q: Pick<QueueDeployment, 'processes'>,
+	executionIds?: Iterable<string>,
+): number[] {
+	const only = executionIds ? new Set(executionIds) : undefined;
 	return q.processes
 		.filter((p) => p.role === 'worker')
-		.map((p) => (fs.readFileSync(p.log, 'utf8').match(/Worker started execution/g) ?? []).length);
+		.map(
+			(p) =>
+				[...fs.readFileSync(p.log, 'utf8').matchAll(/Worker started execution (\d+)/g)].filter(
+					([, id]) => !only || only.has(id),
+				).length,
+		);
 }

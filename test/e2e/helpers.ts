@@ -306,7 +306,7 @@ async function joinShared(shared: SharedN8n, options: E2eOptions): Promise<E2e> 
 }
 
 /** `workflow` with its credential references moved to n8n's ids (`ids`: given id → n8n's). */
-function withCredentials(workflow: Workflow, ids: Map<string, string>): Workflow {
+export function withCredentials(workflow: Workflow, ids: Map<string, string>): Workflow {
 	return {
 		...workflow,
 		nodes: workflow.nodes.map((node) => {

@@ -8,14 +8,21 @@
  * PostgreSQL while main is stopped) repeats. Then unpublished and published again: it goes on
  * from its position. With `durable`, n8n 2.41's durable poll cursors are on in every process
  * (DURABLE_CURSOR_FLAGS), and the forgotten start is checked too.
+ *
+ * Each of the two files keeps a deployment of its own, not the shared one (shared.queue.ts): its
+ * scenarios stop, restart and kill main, and the durable one runs every process with other n8n
+ * settings.
  */
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
 import { afterAll, beforeAll, describe, test } from '@jest/globals';
 
 import { startSandbox } from '../../sandbox';
 import type { SandboxHandle } from '../../sandbox';
-import { startQueueDeployment, type QueueDeployment } from '../../scripts/queue-mode';
+import {
+	startedPerWorker,
+	startQueueDeployment,
+	type QueueDeployment,
+} from '../../scripts/queue-mode';
 import { postgresPositions } from '../e2e/polling-database';
 import { mainKilledDuringCatchUp } from './main-crash';
 import { pollingWorkflows, republish, runPollingScenario } from '../e2e/polling-scenario';
@@ -29,13 +36,6 @@ import {
 } from '../e2e/polling-target';
 
 const MINUTE = 60_000;
-
-/** How many executions each worker started (each worker logs the executions it starts). */
-function perWorker(q: QueueDeployment): number[] {
-	return q.processes
-		.filter((p) => p.role === 'worker')
-		.map((p) => (fs.readFileSync(p.log, 'utf8').match(/Worker started execution/g) ?? []).length);
-}
 
 export function usePollingInQueueMode(durable: boolean): void {
 	for (const signal of ['SIGINT', 'SIGTERM'] as const)
@@ -83,7 +83,7 @@ export function usePollingInQueueMode(durable: boolean): void {
 					log(`failed; the last lines of every log:\n${q.logs(30)}`);
 					throw error;
 				}
-				const counts = perWorker(q);
+				const counts = startedPerWorker(q);
 				process.stdout.write(`# executions started per worker: ${JSON.stringify(counts)}\n`);
 				assert.ok(
 					counts.reduce((a, b) => a + b, 0) > 0,

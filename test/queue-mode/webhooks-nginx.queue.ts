@@ -7,6 +7,10 @@
  * processor. 50 distinct signed deliveries, each sent 3 times, the copies in 3 rounds a few
  * seconds apart and in a new order each round: exactly 50 runs. Control: a second nginx in
  * round robin over the same processors, the same sending to another trigger: more than 50 runs.
+ *
+ * A deployment of its own, not the shared one (shared.queue.ts): 2 webhook processors, main out
+ * of the webhook pool and N8N_WEBHOOK_URL on nginx (other n8n settings), and its last two
+ * scenarios kill a webhook processor and a worker.
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
