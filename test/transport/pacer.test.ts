@@ -26,6 +26,7 @@ import {
 	SPEC_RATE_PER_MINUTE,
 	answered,
 	currentRate,
+	dueMs,
 	newPace,
 	prune,
 	sent,
@@ -65,6 +66,33 @@ describe('spacing: the rate known, never a burst', () => {
 		const queued = newPace(NOW);
 		sent(queued, NOW);
 		assert.equal(Math.round(turnAtMs(queued, 4, NOW) - NOW), Math.round(5 * SPEC_INTERVAL_MS));
+	});
+
+	test('a turn taken a little late keeps its place (lateness never adds up); one taken long after gets a quarter interval at most', () => {
+		// Each request sent 2 ms after its turn (a timer's lateness): 50 turns still take 50 intervals.
+		const late = newPace(NOW);
+		let now = NOW;
+		for (let i = 0; i < 50; i++) {
+			const due = Math.max(now, dueMs(late, now));
+			now = due + 2;
+			sent(late, now, due);
+			answered(late, { status: 200, info: {}, sentAtMs: now }, now);
+		}
+		assert.equal(Math.round(now - NOW), Math.round(49 * SPEC_INTERVAL_MS) + 2);
+		// Control: sent without its turn (as before), the 2 ms add up, 98 ms over 50 requests.
+		const drifting = newPace(NOW);
+		now = NOW;
+		for (let i = 0; i < 50; i++) {
+			now = Math.max(now, dueMs(drifting, now)) + 2;
+			sent(drifting, now);
+		}
+		assert.equal(Math.round(now - NOW), Math.round(49 * SPEC_INTERVAL_MS) + 100);
+		// A key idle for a minute gets a quarter interval of credit at most: never a burst.
+		const idle = newPace(NOW);
+		sent(idle, NOW);
+		const later = NOW + 60_000;
+		sent(idle, later, dueMs(idle, later));
+		assert.equal(Math.round(turnAtMs(idle, 0, later) - later), Math.round(0.75 * SPEC_INTERVAL_MS));
 	});
 
 	test("the credential's rate, when set, spaces requests instead", () => {
