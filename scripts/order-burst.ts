@@ -254,11 +254,6 @@ export async function sandboxStats(sandbox: SandboxUrls): Promise<Stats> {
 	return (await sandboxControl(sandbox.url, 'stats')) as Stats;
 }
 
-/** The ideal time to drain `accepted` requests at `limit` per window: the windows it needs, the last one started. */
-export function idealDrainMs(accepted: number, limit: number, windowSeconds: number): number {
-	return (Math.ceil(accepted / limit) - 1) * windowSeconds * 1000;
-}
-
 /** A limiter of the sandbox at the specification's 100 per minute (a token bucket: burst 10, as nginx). */
 export function specLimiter(algorithm: RateLimitAlgorithm, headers: RateLimitHeaderDialect) {
 	const burst = algorithm === 'token-bucket' ? 10 : undefined;

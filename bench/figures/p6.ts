@@ -29,6 +29,7 @@ import type { RateLimitHeaderDialect } from '../../sandbox';
 import { runBurstInProcess } from '../../test/transport/order-burst';
 import { startBenchSandbox } from '../sandbox';
 import type { BenchSandbox } from '../sandbox';
+import { idealMs } from './p3';
 import { runP6Simulated } from './p6-simulated';
 import type { P6SimulatedRow } from './p6-simulated';
 import type { FigureContext } from './types';
@@ -106,7 +107,7 @@ async function scenario(
 		report,
 		drainMs: result.drainMs,
 		// At the limiter's rate: every accepted request one interval after the last.
-		idealMs: ((report.requests - report.refused) * P6_WINDOW_SECONDS * 1000) / P6_LIMIT,
+		idealMs: idealMs(report.requests - report.refused, P6_LIMIT, P6_WINDOW_SECONDS),
 	};
 }
 
