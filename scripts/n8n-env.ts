@@ -50,9 +50,7 @@ export function n8nMajor(version: string): number {
  * last release instead.
  */
 function n8nOverrides(version: string): Record<string, string> {
-	return n8nMajor(version) < 2
-		? { linkedom: '0.18.12', xlsx: '0.18.5' }
-		: { linkedom: '0.18.12' };
+	return n8nMajor(version) < 2 ? { linkedom: '0.18.12', xlsx: '0.18.5' } : { linkedom: '0.18.12' };
 }
 
 const MINUTE = 60_000;
@@ -154,19 +152,22 @@ export async function run(
 	const started = Date.now();
 	fs.mkdirSync(path.dirname(options.logFile), { recursive: true });
 	fs.appendFileSync(options.logFile, `\n$ ${command} ${args.join(' ')}   (cwd ${options.cwd})\n`);
+	// Its standard output goes to a file, not a pipe: n8n 1.x prints a run through its logger and
+	// exits 100 ms after, and a large run (1 to 1.4 MB, 2,000 articles) printed into a pipe was cut
+	// short on a busy machine (621,137, 803,707 and 1,022,788 characters seen), three times in a
+	// row; a file takes each write whole before the process goes on.
+	const stdoutFile = `${options.logFile}.stdout-${process.pid}-${started}-${Math.random().toString(36).slice(2)}`;
+	const stdoutFd = fs.openSync(stdoutFile, 'w');
 	const child = spawn(command, args, {
 		cwd: options.cwd,
 		env: options.env,
-		stdio: ['ignore', 'pipe', 'pipe'],
+		stdio: ['ignore', stdoutFd, 'pipe'],
 		detached: true,
 	});
+	fs.closeSync(stdoutFd);
 	const forget = killOnExit(child.pid);
 	let stdout = '';
-	child.stdout.on('data', (chunk: Buffer) => {
-		stdout += chunk.toString();
-		fs.appendFileSync(options.logFile, chunk);
-	});
-	child.stderr.on('data', (chunk: Buffer) => fs.appendFileSync(options.logFile, chunk));
+	child.stderr?.on('data', (chunk: Buffer) => fs.appendFileSync(options.logFile, chunk));
 	const heartbeat = setInterval(
 		() => options.log(`  … ${label} (${formatDuration(Date.now() - started)})`),
 		30_000,
@@ -181,6 +182,8 @@ export async function run(
 			child.on('error', reject);
 			child.on('close', (c, signal) => resolve(c ?? signal ?? 'unknown'));
 		});
+		stdout = fs.readFileSync(stdoutFile, 'utf8');
+		fs.appendFileSync(options.logFile, stdout);
 		const crashedAfterWork =
 			typeof code === 'string' && !timedOut && options.doneDespiteSignal?.(stdout) === true;
 		if (crashedAfterWork) {
@@ -199,6 +202,7 @@ export async function run(
 		forget();
 		clearInterval(heartbeat);
 		clearTimeout(timer);
+		fs.rmSync(stdoutFile, { force: true });
 	}
 }
 
@@ -368,9 +372,7 @@ export async function ensureN8n(
 		}
 
 		if (!isComplete(p.n8nDir)) {
-			log(
-				`Installing n8n ${version} into ${p.n8nDir} (first run only: about 3 GB, a few minutes)`,
-			);
+			log(`Installing n8n ${version} into ${p.n8nDir} (first run only: about 3 GB, a few minutes)`);
 			fs.rmSync(p.n8nDir, { recursive: true, force: true });
 			fs.mkdirSync(p.n8nDir, { recursive: true });
 			fs.writeFileSync(
