@@ -4,9 +4,9 @@
 // - Requests for a key are spaced evenly at the rate known: the ERP's headers (limit per window,
 //   and what is left of the window until its end); else the credential's Rate Limit (Requests per
 //   Minute); else the specification's 100 per minute; always a little under it (RATE_MARGIN).
-//   Only the head of the key's queue is sent, one interval after the last turn (a turn taken a
-//   little late keeps its place, so that timers' lateness never adds up): never a burst, at the
-//   start or at a reopening. Headers cap the rate; they never grant a burst.
+//   Only the head of the key's queue is sent, one interval after the last turn (timers' lateness
+//   never adds up: P3 lost 5 % to it): never a burst, at the start or at a reopening. Headers cap
+//   the rate; they never grant a burst.
 // - A 429 (bare or not, whatever the headers said) halves the key's rate: every 429 to a request
 //   sent since the last cut cuts again (one cut per round: those already in flight cut no
 //   further), down to a sixteenth of the known rate. While nothing is refused the rate recovers
@@ -118,10 +118,7 @@ export function intervalMs(pace: Pace, nowMs: number): number {
 	return interval;
 }
 
-/**
- * When the request at `position` in the queue (0: the head) is expected to go. Only the head is
- * ever sent; the others' times are for sleeping until then.
- */
+/** When the request at `position` in the queue (0: the head; only it is sent) is expected to go. */
 export function turnAtMs(pace: Pace, position: number, nowMs: number): number {
 	return Math.max(nowMs, dueMs(pace, nowMs)) + position * intervalMs(pace, nowMs);
 }
@@ -138,12 +135,7 @@ export function turnByMs(pace: Pace, position: number, nowMs: number, deadlineMs
 		: Math.min(turnAtMs(pace, position, nowMs), deadlineMs);
 }
 
-/**
- * A request is sent now, its turn due at `dueMs`. A turn taken a little late (a timer fires a
- * millisecond or two after it was due, more on a busy machine) keeps its place, so that lateness
- * never adds up and slows the key below its rate (P3: 92 % of the ceiling at 20 a second); a
- * turn taken later than that (a key left idle) is credited a quarter interval at most.
- */
+/** A request is sent now, its turn due at `dueAtMs`: a late turn keeps its place (a quarter interval at most). */
 export function sent(pace: Pace, nowMs: number, dueAtMs = nowMs): void {
 	const interval = intervalMs(pace, nowMs);
 	pace.lastSentMs = Math.max(Math.min(dueAtMs, nowMs), nowMs - interval / 4);
@@ -242,8 +234,7 @@ export function paceKey(credentialType: string, baseUrl: string, key: string): s
 
 /**
  * Waits `ms` with n8n's `sleep`, in slices: n8n's `sleep(ms, signal)` honours the signal only from
- * n8n 2.34, so the signal is checked between slices and a cancellation ends the wait within one.
- * Rejects with the signal's reason.
+ * n8n 2.34, so the signal is checked between slices: a cancellation rejects (its reason) within one.
  */
 export async function wait(ms: number, signal?: AbortSignal): Promise<void> {
 	let left = ms;
