@@ -341,8 +341,7 @@ export async function startQueueDeployment(options: QueueOptions): Promise<Queue
 				}),
 			});
 		}
-		// Every process's install at once (issue 38: an npm install takes ~30 s, mostly waiting);
-		// the imports into the database once main's is there.
+		// Every process's install at once; the imports into the database once main's is there.
 		const installed = async (config: N8nConfig) => await installPackage(config.paths, tarball, log);
 		await Promise.all([
 			(async () => {
