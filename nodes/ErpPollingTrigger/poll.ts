@@ -6,7 +6,7 @@
 // and start, and after a poll that emits items, not after a poll that emits nothing. Every watch is built so that losing a quiet poll's change is harmless:
 // the next poll after a restart reads the same records again and finds nothing to emit in them.
 // With n8n 2.41's durable poll cursors it is the other way round: a quiet scheduled poll is saved,
-// the poll at publication is not; durableStart.ts saves a new start there.
+// the poll at publication is not, so `pollFrom` commits a new start there itself.
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
@@ -14,7 +14,6 @@ import { processMemory } from '../ErpTrigger/memory';
 import { erpErrorToJson, getListConventions } from '../shared/transport';
 import { createdSince, readSince, WATCH_STATE_KEYS } from '../shared/watches';
 import type { JournalRead, Watch } from '../shared/watches';
-import { keepStart } from './durableStart';
 import type { PollSettings } from './settings';
 
 const STATE_KEYS = ['watch', 'position', 'since', ...WATCH_STATE_KEYS];
@@ -130,7 +129,12 @@ async function pollFrom(
 		if (end !== undefined) {
 			if (end.position !== undefined) state.position = end.position;
 			Object.assign(state, watch.start(end.items));
-			await keepStart(context);
+			// n8n 2.41's durable poll cursors (`poller_state`) save a quiet poll's state after a
+			// scheduled poll but not after the one at publication: without this commit a restart
+			// started from now again, skipping what happened while n8n was stopped. Elsewhere n8n has
+			// no such hook and saves the static data after publication. A failure fails publishing.
+			const commit = (context as { __commitCursor?: () => Promise<void> }).__commitCursor;
+			if (typeof commit === 'function') await commit();
 			return [];
 		}
 		if (settings.since !== undefined) state.since = settings.since;

@@ -19,7 +19,7 @@
 // (the events that ran meanwhile were not recorded, so reading them would run them again).
 import type { IDataObject, ITriggerFunctions } from 'n8n-workflow';
 
-import { readSince } from '../shared/watches';
+import { createdAt, readSince } from '../shared/watches';
 import type { Watch } from '../shared/watches';
 import { normalizeEvents } from './events';
 import { reportFailure } from './reports';
@@ -47,12 +47,6 @@ interface WatchPosition {
 
 const seconds = (ms: number) => Math.floor(ms / 1000);
 
-/** A record's time (milliseconds), or NaN. */
-function timeOf(watch: Watch, record: IDataObject): number {
-	const value = record[watch.timeField];
-	return typeof value === 'string' ? Date.parse(value) : NaN;
-}
-
 /**
  * The records old enough to be caught up (those before the first younger than the grace), and
  * `readTo` for a read of the whole rest of the list that started at `startedMs`: the records not
@@ -64,10 +58,10 @@ function settled(
 	records: IDataObject[],
 	startedMs: number,
 ): { records: IDataObject[]; readTo?: number } {
-	const nowMs = Date.now();
-	const young = records.findIndex((record) => timeOf(watch, record) > nowMs - GRACE_SECONDS * 1000);
+	const youngAfter = Date.now() - GRACE_SECONDS * 1000;
+	const young = records.findIndex((record) => createdAt(watch, record) > youngAfter);
 	if (young === -1) return { records, readTo: seconds(startedMs) };
-	const left = records.slice(young).map((record) => timeOf(watch, record));
+	const left = records.slice(young).map((record) => createdAt(watch, record));
 	return {
 		records: records.slice(0, young),
 		readTo: left.some(Number.isNaN) ? undefined : seconds(Math.min(startedMs, ...left)),

@@ -38,22 +38,17 @@ const HIDDEN_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie'
 
 const ALREADY_RUN = { status: 200, body: { received: true, ignored: 'already_run' } };
 
-function warnOnce(
-	context: IWebhookFunctions,
-	memory: NodeMemory,
-	kind: string,
-	message: string,
-): void {
+/** Logs a warning of this kind once per process, naming the workflow and node. */
+function warnOnce(context: IWebhookFunctions, memory: NodeMemory, kind: string, message: string) {
 	if (memory.warned.has(kind)) return;
 	memory.warned.add(kind);
-	context.logger.warn(message, {
-		workflowId: context.getWorkflow().id,
-		node: context.getNode().name,
+	const workflowId = context.getWorkflow().id;
+	const node = context.getNode().name;
+	context.logger.warn(`ERP Trigger (workflow ${workflowId ?? ''}, node "${node}"): ${message}`, {
+		workflowId,
+		node,
 	});
 }
-
-const where = (context: IWebhookFunctions) =>
-	`workflow ${context.getWorkflow().id ?? ''}, node "${context.getNode().name}"`;
 
 /** One accepted live delivery, `item` being the trigger's item for it. */
 function deliverOnce(
@@ -72,27 +67,23 @@ function deliverOnce(
 			context,
 			memory,
 			'identity',
-			`ERP Trigger (${where(context)}): a ${type} delivery has no identity at data.${(conventions.identityPaths[type] ?? ['?']).join('.')}, so Catch Up Missed Events may run that event again. Set the identity's path in the credential's Custom API Conventions (Event Identity Paths), or turn Catch Up Missed Events off.`,
+			`a ${type} delivery has no identity at data.${(conventions.identityPaths[type] ?? ['?']).join('.')}, so Catch Up Missed Events may run that event again. Set the identity's path in the credential's Custom API Conventions (Event Identity Paths), or turn Catch Up Missed Events off.`,
 		);
 	}
 	const live = memory.live;
-	if (live === undefined) {
-		if (isCaughtUp(type)) {
-			warnOnce(
-				context,
-				memory,
-				'notLive',
-				`ERP Trigger (${where(context)}): a delivery was received by an n8n process that does not run this workflow's triggers (a queue-mode webhook processor, or n8n still starting), so Catch Up Missed Events cannot see it and may run that event again. Where webhook processors receive the deliveries, turn Catch Up Missed Events off.`,
-			);
-		}
-		if (identity !== undefined && !firstRun(memory, identity)) {
-			return answer(context, ALREADY_RUN);
-		}
-		return ownRun();
+	if (live === undefined && isCaughtUp(type)) {
+		warnOnce(
+			context,
+			memory,
+			'notLive',
+			`a delivery was received by an n8n process that does not run this workflow's triggers (a queue-mode webhook processor, or n8n still starting), so Catch Up Missed Events cannot see it and may run that event again. Where webhook processors receive the deliveries, turn Catch Up Missed Events off.`,
+		);
 	}
-	if (identity !== undefined && !firstRun(memory, identity, live.saved())) {
+	// Without the trigger in this process, the identity is checked and recorded in memory only.
+	if (identity !== undefined && !firstRun(memory, identity, live?.saved())) {
 		return answer(context, ALREADY_RUN);
 	}
+	if (live === undefined) return ownRun();
 	live.emit(item);
 	// As a delivery that starts its own run is answered (responseData noData): 200, no body.
 	context.getResponseObject().status(200).end();

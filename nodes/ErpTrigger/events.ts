@@ -159,18 +159,18 @@ export function readEvent(
 			message: `The body is not an ERP event (no text at ${conventions.typePath.join('.')})`,
 		};
 	}
-	const rawId = valueAt(body, conventions.idPath);
-	const id =
-		typeof rawId === 'string' && rawId !== ''
-			? rawId
-			: typeof rawId === 'number' && Number.isSafeInteger(rawId)
-				? String(rawId)
-				: undefined;
 	return {
 		ok: true,
 		type,
-		id,
+		id: idText(valueAt(body, conventions.idPath)),
 		created_at: (body as Record<string, unknown>).created_at,
 		data: valueAt(body, conventions.dataPath),
 	};
+}
+
+/** An id as text: a non-empty text as it is, a whole number written out, else undefined. */
+export function idText(value: unknown): string | undefined {
+	if (typeof value === 'string' && value !== '') return value;
+	if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
+	return undefined;
 }

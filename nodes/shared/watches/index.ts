@@ -68,6 +68,12 @@ export async function readSince(
 	return await readAfter(context, watch.path, {}, position, maxPages);
 }
 
+/** When a record was created (milliseconds, from the watch's `timeField`), or NaN. */
+export function createdAt(watch: Watch, record: IDataObject): number {
+	const value = record[watch.timeField];
+	return typeof value === 'string' ? Date.parse(value) : NaN;
+}
+
 /** The records created at or after `since` (all when undefined; a record without a time is kept). */
 export function createdSince(
 	watch: Watch,
@@ -76,8 +82,7 @@ export function createdSince(
 ): IDataObject[] {
 	if (since === undefined) return records;
 	return records.filter((record) => {
-		const value = record[watch.timeField];
-		const time = typeof value === 'string' ? Date.parse(value) : NaN;
+		const time = createdAt(watch, record);
 		return Number.isNaN(time) || time >= Date.parse(since);
 	});
 }

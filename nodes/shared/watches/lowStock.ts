@@ -62,24 +62,18 @@ export async function lowStockItems(
 		const id = movement.article_id;
 		const change = signedChange(movement);
 		if (typeof id !== 'string' || change === undefined || change >= 0) continue;
-		let limit: number;
-		let found: IDataObject | undefined;
-		if (threshold.kind === 'fixed') {
-			limit = threshold.value;
-			if (!crosses(movement, limit)) continue;
-			found = await article(id);
-		} else {
-			found = await article(id);
-			if (typeof found?.seuil_alerte !== 'number') {
-				// A deleted article: its threshold cannot be known.
-				context.logger.warn(
-					`ERP Polling Trigger: article ${id} of stock movement ${String(movement.id)} was not found; its low-stock threshold is unknown, the movement is skipped`,
-				);
-				continue;
-			}
-			limit = found.seuil_alerte;
-			if (!crosses(movement, limit)) continue;
+		// With a fixed threshold, the article is read only for a crossing's reference and designation.
+		if (threshold.kind === 'fixed' && !crosses(movement, threshold.value)) continue;
+		const found = await article(id);
+		const limit = threshold.kind === 'fixed' ? threshold.value : found?.seuil_alerte;
+		if (typeof limit !== 'number') {
+			// A deleted article: its threshold cannot be known.
+			context.logger.warn(
+				`ERP Polling Trigger: article ${id} of stock movement ${String(movement.id)} was not found; its low-stock threshold is unknown, the movement is skipped`,
+			);
+			continue;
 		}
+		if (!crosses(movement, limit)) continue;
 		items.push(
 			eventItem(TYPE, movement.id, movement.date, {
 				article_id: id,
