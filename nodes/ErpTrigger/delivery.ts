@@ -1,14 +1,12 @@
-// webhook()'s last two steps: what becomes of an accepted delivery (after the signature, event and
-// replay checks), and the answer. Each event runs once, whether it came by webhook, by catch-up
-// (catchUp.ts), or both:
-// - Catch Up Missed Events off: one run, as `webhook()`'s own (workflowData).
-// - The trigger runs in this process (the node memory's `live`, triggerRun.ts): an event whose
-//   identity already ran is answered 200 and starts nothing; otherwise its identity is recorded in
-//   the trigger's static data and the item handed to the trigger's `emit`, which saves that data
-//   with the run. The sender gets 200 with no body, as for a run of `webhook()`'s own.
-// - It does not (a queue-mode webhook processor, or n8n still starting): one run, as
-//   `webhook()`'s own, its identity recorded in this process only; catch-up, which runs where the
-//   triggers run, cannot see it (logged once).
+// webhook()'s last two steps: what becomes of an accepted delivery, and the answer. Each event runs
+// once, whether it came by webhook, by catch-up (catchUp.ts), or both:
+// - Catch Up Missed Events off: one run, `webhook()`'s own.
+// - The trigger runs in this process (the memory's `live`, triggerRun.ts): an event whose identity
+//   already ran is answered 200 and starts nothing; otherwise its identity is recorded in the
+//   trigger's static data and the item goes to the trigger's `emit`, which saves that data with
+//   the run. The sender gets 200 with no body, as for a run of `webhook()`'s own.
+// - It does not (a queue-mode webhook processor, or n8n still starting): `webhook()`'s own run,
+//   the identity recorded in this process only, where catch-up cannot see it (logged once).
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import type { ApiConventions, EventConventions } from '../shared/conventions';
@@ -50,7 +48,7 @@ function warnOnce(context: IWebhookFunctions, memory: NodeMemory, kind: string, 
 	});
 }
 
-/** One accepted live delivery, `item` being the trigger's item for it. */
+/** One accepted delivery of a published workflow, as the list above says. */
 function deliverOnce(
 	context: IWebhookFunctions,
 	memory: NodeMemory,
