@@ -20,14 +20,7 @@ import {
 	erpCredentialsDescription,
 	erpIcon,
 } from '../shared/descriptions';
-import {
-	ALL_EVENTS,
-	ERP_EVENTS,
-	EVENT_OPTIONS,
-	RESTRICTED_EVENTS,
-	RESTRICTED_SCOPE,
-	SCOPES_BY_TOPIC,
-} from './events';
+import { eventsProperties } from './events';
 import type { NodeMemory, TriggerMemory } from './memory';
 import { processMemory } from './memory';
 import { optionsDescription } from './options';
@@ -110,22 +103,7 @@ export class ErpTrigger implements INodeType {
 				type: 'notice',
 				default: '',
 			},
-			{
-				displayName: 'Events',
-				name: 'events',
-				type: 'multiOptions',
-				options: EVENT_OPTIONS,
-				default: [],
-				required: true,
-				description: `The events that start the workflow. Each needs a read scope on the credential: ${SCOPES_BY_TOPIC}.`,
-			},
-			{
-				displayName: `${RESTRICTED_EVENTS.map((event) => ERP_EVENTS[event].name).join(', ')} needs the restricted ${RESTRICTED_SCOPE} scope, which the ERP grants on request. Without it on this API key or OAuth2 connection, activation fails with a permission error naming the scope.`,
-				name: 'payrollScopeNotice',
-				type: 'notice',
-				default: '',
-				displayOptions: { show: { events: [...RESTRICTED_EVENTS, ALL_EVENTS] } },
-			},
+			...eventsProperties,
 			optionsDescription,
 		],
 	};

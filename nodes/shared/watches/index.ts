@@ -1,11 +1,6 @@
-// The watches: what the ERP can be watched for by reading its lists from a saved position. One file
-// per watch (./types.ts says what a watch is), registered in WATCHES below: adding a watch is
-// adding its file and its row. The ERP Polling Trigger offers every one of them; any node that
-// needs "the events since a position" reads them the same way:
-//
-//   const read = await readSince(context, watch, position, maxPages);  // the list after position
-//   const { items, state } = await watch.items(context, read.items, options, savedState);
-//   // then save read.position and state together
+// The watches: what the ERP can be watched for by reading its lists from a saved position, one
+// file each (./types.ts), registered in WATCHES. Reading one: `readSince` (the list after the
+// position), then the watch's `items`; save `read.position` and the state together.
 import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import type { ErpContext } from '../transport';

@@ -1,16 +1,10 @@
-// Low Stock: derived from the stock movement journal, as the ERP Trigger's stock.bas.
-//
-// A crossing is a movement that takes an article's stock from above the threshold to at or below
-// it: the stock before it (stock_apres minus the movement's signed change) is above, stock_apres is
-// at or below. That is exactly when the ERP emits `stock.bas`, so each crossing fires once, and the
-// next one needs a movement that first brought the stock back above the threshold (re-armed only
-// after a recovery). Nothing but the journal's position is kept: reading a stretch of the journal
-// again (after a restart lost a quiet poll's position) finds the same crossings, never new ones.
-//
-// Cost of one poll: one request per 100 new movements (at least one), plus, with the article's own
-// threshold (seuil_alerte), one GET /articles/:id per distinct article whose stock went down in
-// them; with a fixed threshold, one per crossing (for the reference and designation). It does not
-// depend on the number of articles.
+// Low Stock, as the ERP Trigger's stock.bas, derived from the stock movement journal: a crossing
+// is a movement that takes an article's stock from above the threshold to at or below it (the
+// stock before it, stock_apres minus its signed change, is above). That is when the ERP emits
+// `stock.bas`: once per crossing, again only after the stock went back above. Nothing but the
+// journal's position is kept: reading a stretch again finds the same crossings, never new ones.
+// Cost of one poll: one request per 100 new movements (at least one), plus one GET /articles/:id
+// per article whose stock went down (its own threshold) or per crossing (a fixed one).
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { ErpContext } from '../transport';
@@ -43,10 +37,7 @@ export function crosses(movement: IDataObject, threshold: number): boolean {
 	return before > threshold && after <= threshold;
 }
 
-/**
- * The low-stock items for the crossings among `movements`, in journal order. `articles` keeps
- * the articles read (one read per article per poll).
- */
+/** The items for the crossings among `movements`, in order; `articles`: those read, by id. */
 export async function lowStockItems(
 	context: ErpContext,
 	movements: IDataObject[],
