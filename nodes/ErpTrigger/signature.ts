@@ -65,9 +65,8 @@ export function decodeWebhookSecret(secret: string): Buffer | undefined {
 }
 
 /**
- * What both schemes check first, in this order: a usable secret, a body, then the `wanted` headers
- * (names in lower case), in order: a duplicate (a name seen twice in any case, or an array of
- * several values) is refused before a missing or empty one.
+ * What both schemes check first: a usable secret, a body, then the `wanted` headers (lower case)
+ * in order; a duplicate (a name seen twice in any case, or several values) before a missing one.
  */
 function signedParts(
 	input: VerifyWebhookInput,
@@ -114,11 +113,7 @@ function matches(token: string, expected: Buffer): boolean {
 	return candidate.length === expected.length && timingSafeEqual(candidate, expected);
 }
 
-/**
- * Checks one delivery. Refuses (in this order) a bad secret, a missing body, missing or duplicated
- * headers, oversized headers, a malformed id, timestamp or signature list, a timestamp outside the
- * tolerance, and finally a signature list without one `v1` entry equal to the expected HMAC.
- */
+/** Checks one Standard Webhooks delivery; refusals come in the order of the checks below. */
 export function verifyStandardWebhook(input: VerifyWebhookInput): VerifyWebhookResult {
 	const key = decodeWebhookSecret(input.secret);
 	const wanted = ['webhook-id', 'webhook-timestamp', 'webhook-signature'];
@@ -157,12 +152,7 @@ export function verifyStandardWebhook(input: VerifyWebhookInput): VerifyWebhookR
 
 export type BodyHmacScheme = Extract<SignatureScheme, { kind: 'bodyHmac' }>;
 
-/**
- * Checks one delivery signed with an HMAC of its body in one header. Refuses (in this order) an
- * empty secret, a missing body, missing or duplicated headers, an oversized header, a timestamp
- * that is malformed or outside the tolerance (only with a timestamp header), a header without the
- * prefix or with a malformed digest, and a digest that differs.
- */
+/** Checks one delivery signed with an HMAC of its body; refusals come in the order of the checks. */
 export function verifyBodyHmac(
 	input: VerifyWebhookInput,
 	scheme: BodyHmacScheme,
