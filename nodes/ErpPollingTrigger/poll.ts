@@ -24,23 +24,25 @@ async function fromPosition(
 	position: string | undefined,
 	maxPages: number,
 ): Promise<JournalRead> {
-	try {
-		return await readSince(context, watch, position, maxPages);
-	} catch (error) {
-		const facts = erpErrorToJson(error);
-		if (position === undefined || String(facts.httpCode) !== '400') throw error;
-		// About the cursor: its name is the credential's (Custom API Conventions).
-		const { cursorParam } = await getListConventions(context);
-		if (!JSON.stringify(facts.details ?? '').includes(cursorParam)) throw error;
-		throw new NodeOperationError(
-			context.getNode(),
-			`The ERP no longer accepts this trigger's saved position (${position} in ${watch.path})`,
-			{
-				description:
-					'Nothing after it was skipped. To start again from now, add a new ERP Polling Trigger node in place of this one and publish the workflow.',
-			},
-		);
-	}
+	// Outcome, not try/catch: the transport's own errors are thrown on as they are.
+	const outcome = await readSince(context, watch, position, maxPages).then(
+		(read) => ({ ok: true as const, read }),
+		(error: unknown) => ({ ok: false as const, error }),
+	);
+	if (outcome.ok) return outcome.read;
+	const facts = erpErrorToJson(outcome.error);
+	if (position === undefined || String(facts.httpCode) !== '400') throw outcome.error;
+	// About the cursor: its name is the credential's (Custom API Conventions).
+	const { cursorParam } = await getListConventions(context);
+	if (!JSON.stringify(facts.details ?? '').includes(cursorParam)) throw outcome.error;
+	throw new NodeOperationError(
+		context.getNode(),
+		`The ERP no longer accepts this trigger's saved position (${position} in ${watch.path})`,
+		{
+			description:
+				'Nothing after it was skipped. To start again from now, add a new ERP Polling Trigger node in place of this one and publish the workflow.',
+		},
+	);
 }
 
 /** The state's keys as one JSON text, to compare two states. */

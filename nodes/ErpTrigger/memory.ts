@@ -91,10 +91,6 @@ interface NodeContext {
 	getNode(): { id: string };
 }
 
-/** The one key of a trigger node: workflow id and node id. */
-const nodeKey = (context: NodeContext): string =>
-	`${context.getWorkflow().id ?? ''}/${context.getNode().id}`;
-
 /** Every trigger node's memory in one n8n process. */
 export class TriggerMemory {
 	readonly limits: MemoryLimits;
@@ -105,7 +101,7 @@ export class TriggerMemory {
 		this.limits = { since: Math.floor(Date.now() / 1000), ...DEFAULT_LIMITS, ...limits };
 	}
 
-	/** The memory of the node with this key (`nodeKey`), begun empty. */
+	/** The memory of the node with this key, begun empty. */
 	node(key: string): NodeMemory {
 		let memory = this.nodes.get(key);
 		if (memory === undefined) {
@@ -124,9 +120,9 @@ export class TriggerMemory {
 		return memory;
 	}
 
-	/** The memory of the context's node. */
+	/** The memory of the context's node, by its one key: workflow id and node id. */
 	of(context: NodeContext): NodeMemory {
-		return this.node(nodeKey(context));
+		return this.node(`${context.getWorkflow().id ?? ''}/${context.getNode().id}`);
 	}
 }
 

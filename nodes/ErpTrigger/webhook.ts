@@ -116,8 +116,8 @@ export function refuseReplay(
 	nowSeconds: number,
 	toleranceSeconds: number,
 ): Refusal | undefined {
-	const signedAt = delivery.signedAt ?? nowSeconds;
-	switch (checkAndRecord(memory, { id: delivery.id, signedAt }, nowSeconds, toleranceSeconds)) {
+	const accepted = { id: delivery.id, signedAt: delivery.signedAt ?? nowSeconds };
+	switch (checkAndRecord(memory, accepted, nowSeconds, toleranceSeconds)) {
 		case 'accepted':
 			return undefined;
 		case 'duplicate':
