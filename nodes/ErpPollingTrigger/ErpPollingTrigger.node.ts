@@ -14,7 +14,7 @@ import {
 	optionsCollection,
 } from '../shared/descriptions';
 import { WATCH_OPTIONS, WATCH_PROPERTIES } from '../shared/watches';
-import { alone, manualPoll, scheduledPoll } from './poll';
+import { manualPoll, scheduledPoll } from './poll';
 import { DEFAULT_MAX_PAGES, MAX_PAGES_CAP, readSettings } from './settings';
 
 const properties: INodeProperties[] = [
@@ -105,7 +105,7 @@ export class ErpPollingTrigger implements INodeType {
 		if (this.getMode() === 'manual') {
 			return [this.helpers.returnJsonArray([await manualPoll(this, settings)])];
 		}
-		const items = await alone(this, async () => await scheduledPoll(this, settings));
+		const items = await scheduledPoll(this, settings);
 		return items?.length ? [this.helpers.returnJsonArray(items)] : null;
 	}
 }

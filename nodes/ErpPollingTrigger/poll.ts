@@ -1,12 +1,11 @@
 // One poll of the ERP Polling Trigger: what is new since the saved position, as items.
 //
 // The node's static data holds `watch` (what the position belongs to), `position` (the id of the
-// last record read), `since` (Start From a date) and the watch's own keys (Invoice Paid: `open`;
-// the watches: nodes/shared/watches). n8n 2.41 saves it after the poll that runs at activation
-// and start, and after a poll that emits items, not after a poll that emits nothing. Every watch is built so that losing a quiet poll's change is harmless:
-// the next poll after a restart reads the same records again and finds nothing to emit in them.
-// With n8n 2.41's durable poll cursors it is the other way round: a quiet scheduled poll is saved,
-// the poll at publication is not; durableStart.ts saves a new start there.
+// last record read), `since` (Start From a date) and the watch's own keys (nodes/shared/watches).
+// n8n saves it after the poll at activation and start and after a poll that emits items, not
+// after a quiet poll: every watch is built so that losing a quiet poll's change is harmless (the
+// next poll reads the same records again and finds nothing to emit). n8n 2.41's durable poll
+// cursors save a quiet scheduled poll but not the poll at publication (see `pollFrom`).
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
@@ -14,36 +13,9 @@ import { processMemory } from '../ErpTrigger/memory';
 import { erpErrorToJson, getListConventions } from '../shared/transport';
 import { createdSince, readSince, WATCH_STATE_KEYS } from '../shared/watches';
 import type { JournalRead, Watch } from '../shared/watches';
-import { keepStart } from './durableStart';
 import type { PollSettings } from './settings';
 
 const STATE_KEYS = ['watch', 'position', 'since', ...WATCH_STATE_KEYS];
-
-/**
- * Runs `poll` unless this node's previous poll is still running (its memory's `polling`, in this
- * process); then gives undefined. n8n starts the next poll on schedule even while the previous
- * one still runs (a long catch-up, or waits for the rate limit): that poll does nothing, so two
- * polls never read from the same position. Polls run in one process (n8n's main, the leader in
- * multi-main).
- */
-export async function alone<T>(
-	context: IPollFunctions,
-	poll: () => Promise<T>,
-): Promise<T | undefined> {
-	const memory = processMemory.of(context);
-	if (memory.polling) {
-		context.logger.info(
-			'ERP Polling Trigger: the previous poll is still running; this one is skipped',
-		);
-		return undefined;
-	}
-	memory.polling = true;
-	try {
-		return await poll();
-	} finally {
-		memory.polling = false;
-	}
-}
 
 /** The saved position, refused by the ERP: said plainly, never skipped over in silence. */
 async function fromPosition(
@@ -52,6 +24,7 @@ async function fromPosition(
 	position: string | undefined,
 	maxPages: number,
 ): Promise<JournalRead> {
+	// Outcome, not try/catch: the transport's own errors are thrown on as they are.
 	const outcome = await readSince(context, watch, position, maxPages).then(
 		(read) => ({ ok: true as const, read }),
 		(error: unknown) => ({ ok: false as const, error }),
@@ -61,9 +34,7 @@ async function fromPosition(
 	if (position === undefined || String(facts.httpCode) !== '400') throw outcome.error;
 	// About the cursor: its name is the credential's (Custom API Conventions).
 	const { cursorParam } = await getListConventions(context);
-	if (!JSON.stringify(facts.details ?? '').includes(cursorParam)) {
-		throw outcome.error;
-	}
+	if (!JSON.stringify(facts.details ?? '').includes(cursorParam)) throw outcome.error;
 	throw new NodeOperationError(
 		context.getNode(),
 		`The ERP no longer accepts this trigger's saved position (${position} in ${watch.path})`,
@@ -79,36 +50,49 @@ const stateText = (state: IDataObject): string =>
 	JSON.stringify(STATE_KEYS.map((key) => state[key] ?? null));
 
 /**
+ * A scheduled poll (activation, start, or the schedule): the new items, the state moved on; or
+ * undefined while this node's previous poll still runs in this process (n8n starts polls on
+ * schedule even then, after a long catch-up or rate-limit waits): two polls never read from the
+ * same position. Polls run in one process (n8n's main, the leader in multi-main).
+ *
  * n8n 2.41's durable poll cursors save the state with the execution a poll starts, a moment after
- * the poll returns: a poll that comes in between (the schedule's, right after the one at start)
- * was handed the state from before the last emit, and emitted its items again (seen in real n8n:
- * the same 3 alerts twice, 2.3 s apart). When the state handed over is exactly the one the last
- * emit in this process started from, the state it left is taken instead.
+ * the poll returns: a poll in between (the schedule's, right after the one at start) was handed the
+ * state from before the last emit, and emitted its items again (seen in real n8n: the same 3
+ * alerts twice, 2.3 s apart). So when the state handed over is exactly the one the last emit in
+ * this process started from, the state that emit left is taken instead.
  */
-function notBehindLastEmit(context: IPollFunctions, state: IDataObject): void {
-	const { lastEmit } = processMemory.of(context);
-	if (lastEmit === undefined || stateText(state) !== lastEmit.before) return;
-	const after = JSON.parse(lastEmit.after) as unknown[];
-	STATE_KEYS.forEach((key, i) => {
-		if (after[i] === null) delete state[key];
-		else state[key] = after[i] as IDataObject[string];
-	});
-	context.logger.info(
-		'ERP Polling Trigger: n8n handed this poll the position from before its last emit (not saved yet); it goes on from where that emit left',
-	);
-}
-
-/** A scheduled poll (activation, start, or the schedule): the new items, the state moved on. */
 export async function scheduledPoll(
 	context: IPollFunctions,
 	settings: PollSettings,
-): Promise<IDataObject[]> {
-	const state = context.getWorkflowStaticData('node');
-	notBehindLastEmit(context, state);
-	const before = stateText(state);
-	const items = await pollFrom(context, settings, state);
-	if (items.length > 0) processMemory.of(context).lastEmit = { before, after: stateText(state) };
-	return items;
+): Promise<IDataObject[] | undefined> {
+	const memory = processMemory.of(context);
+	if (memory.polling) {
+		context.logger.info(
+			'ERP Polling Trigger: the previous poll is still running; this one is skipped',
+		);
+		return undefined;
+	}
+	memory.polling = true;
+	try {
+		const state = context.getWorkflowStaticData('node');
+		const { lastEmit } = memory;
+		if (lastEmit !== undefined && stateText(state) === lastEmit.before) {
+			const after = JSON.parse(lastEmit.after) as unknown[];
+			STATE_KEYS.forEach((key, i) => {
+				if (after[i] === null) delete state[key];
+				else state[key] = after[i] as IDataObject[string];
+			});
+			context.logger.info(
+				'ERP Polling Trigger: n8n handed this poll the position from before its last emit (not saved yet); it goes on from where that emit left',
+			);
+		}
+		const before = stateText(state);
+		const items = await pollFrom(context, settings, state);
+		if (items.length > 0) memory.lastEmit = { before, after: stateText(state) };
+		return items;
+	} finally {
+		memory.polling = false;
+	}
 }
 
 /** The new items since `state`, which moves on past them. */
@@ -130,7 +114,11 @@ async function pollFrom(
 		if (end !== undefined) {
 			if (end.position !== undefined) state.position = end.position;
 			Object.assign(state, watch.start(end.items));
-			await keepStart(context);
+			// n8n 2.41's durable poll cursors (`poller_state`) do not save the poll at publication:
+			// without this commit a restart started from now again, skipping what happened while n8n
+			// was stopped. Elsewhere there is no such hook and n8n saves it. A failure fails publishing.
+			const commit = (context as { __commitCursor?: () => Promise<void> }).__commitCursor;
+			if (typeof commit === 'function') await commit();
 			return [];
 		}
 		if (settings.since !== undefined) state.since = settings.since;

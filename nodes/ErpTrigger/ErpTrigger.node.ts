@@ -1,11 +1,9 @@
 // The ERP Trigger: a webhook the node registers in the ERP, each signed delivery checked and run
-// once. The folder, in the order a delivery meets it:
-// - webhook.ts: `webhook()` in five steps (signature.ts, events.ts, replay.ts, delivery.ts);
-// - webhookLifecycle.ts: the registration in the ERP (n8n's webhook methods);
-// - triggerRun.ts: `trigger()`: the test run, and while published the scheduled registration
-//   check and catch-up of missed events (catchUp.ts, identity.ts, ranEvents.ts), reports.ts;
-// - memory.ts: everything a trigger node remembers in the n8n process, and for how long;
-// - options.ts, credentialRead.ts: the node's Options, a credential read shared by deliveries.
+// once. webhook.ts: `webhook()` in five steps (signature.ts, events.ts, replay.ts, delivery.ts);
+// webhookLifecycle.ts: the registration in the ERP; triggerRun.ts: `trigger()`, the test run and
+// the published trigger's scheduled registration check and catch-up (catchUp.ts, identity.ts,
+// ranEvents.ts, reports.ts); memory.ts: all a trigger node remembers in the n8n process;
+// options.ts: the node's Options; credentialRead.ts: a credential read shared by deliveries.
 import type {
 	IHookFunctions,
 	INodeType,
@@ -20,14 +18,7 @@ import {
 	erpCredentialsDescription,
 	erpIcon,
 } from '../shared/descriptions';
-import {
-	ALL_EVENTS,
-	ERP_EVENTS,
-	EVENT_OPTIONS,
-	RESTRICTED_EVENTS,
-	RESTRICTED_SCOPE,
-	SCOPES_BY_TOPIC,
-} from './events';
+import { eventsProperties } from './events';
 import type { NodeMemory, TriggerMemory } from './memory';
 import { processMemory } from './memory';
 import { optionsDescription } from './options';
@@ -41,9 +32,8 @@ export class ErpTrigger implements INodeType {
 		name: 'erpTrigger',
 		icon: erpIcon,
 		group: ['trigger'],
-		// 1.1: n8n evaluates an expression on every request to a version-1 webhook node (its legacy
-		// Binary Data option, in an expression isolate), and at 1.1 it does not: bench P8. It then
-		// reads a body it does not parse only when the node asks (webhook(), below).
+		// 1.1: n8n evaluates an expression (its legacy Binary Data option) on every request to a
+		// version-1 webhook node, not at 1.1 (bench P8), and leaves a body it does not parse unread.
 		version: [1, 1.1],
 		defaultVersion: 1.1,
 		subtitle: '={{$parameter["events"].join(", ")}}',
@@ -110,22 +100,7 @@ export class ErpTrigger implements INodeType {
 				type: 'notice',
 				default: '',
 			},
-			{
-				displayName: 'Events',
-				name: 'events',
-				type: 'multiOptions',
-				options: EVENT_OPTIONS,
-				default: [],
-				required: true,
-				description: `The events that start the workflow. Each needs a read scope on the credential: ${SCOPES_BY_TOPIC}.`,
-			},
-			{
-				displayName: `${RESTRICTED_EVENTS.map((event) => ERP_EVENTS[event].name).join(', ')} needs the restricted ${RESTRICTED_SCOPE} scope, which the ERP grants on request. Without it on this API key or OAuth2 connection, activation fails with a permission error naming the scope.`,
-				name: 'payrollScopeNotice',
-				type: 'notice',
-				default: '',
-				displayOptions: { show: { events: [...RESTRICTED_EVENTS, ALL_EVENTS] } },
-			},
+			...eventsProperties,
 			optionsDescription,
 		],
 	};
@@ -153,10 +128,7 @@ function registrationMethods(node: ErpTrigger) {
 	};
 }
 
-/**
- * n8n's method that runs `run` with n8n's context (n8n calls it with the context as `this`) and
- * the trigger node's memory in this process.
- */
+/** A method n8n calls with its context as `this`: `run` with that context and the node's memory. */
 function withMemory<C extends ITriggerFunctions | IWebhookFunctions | IHookFunctions, R>(
 	node: ErpTrigger,
 	run: (context: C, memory: NodeMemory) => Promise<R>,

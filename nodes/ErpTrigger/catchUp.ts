@@ -1,25 +1,19 @@
 // Catch-up: the events the webhook missed (n8n down, the registration lost, deliveries the ERP gave
 // up on), read from the ERP's lists as the ERP Polling Trigger's watches read them
-// (nodes/shared/watches: `readSince`, then the watch's `items`), each run once (identity.ts,
-// ranEvents.ts). It runs at the registration check's ticks (triggerRun.ts), after the check.
+// (nodes/shared/watches), each run once (identity.ts, ranEvents.ts), after each registration check.
 //
-// State, in the node's static data under `catchUp`: per event type, the watch's position (the id of
-// the last record read), its own state, and `readTo`: every record after the position was created
-// at or after that Unix second (set when a read reached the end of the list; it tells ranEvents.ts
-// which delivered events a catch-up can no longer read). The first time (no saved state) each watch
-// starts from now and emits nothing. Then each check reads each watch after its position, and
-// emits, one run each, every derived event whose identity has not run yet (recorded before it is
-// emitted), except records younger than GRACE_SECONDS, which may still be on their way by webhook:
-// the position stops before the first of them so the next check sees it. The positions move on
-// after the emits, so n8n saves them with the next emit: a restart may read some records again,
-// whose events have run and are in the saved memory. A failure is logged and saved as a failed
-// execution, and leaves that event type's position where it was. After each catch-up, the saved
-// memory forgets what is no longer needed (ranEvents.ts, forgetUnneeded). With catch-up off, the
-// state and the memory are dropped at activation and start: turned on again, it starts from now
-// (the events that ran meanwhile were not recorded, so reading them would run them again).
+// Saved in the node's static data under `catchUp`, per event type: the watch's position (the id of
+// the last record read), its own state, and `readTo` (WatchPosition). The first time, each watch
+// starts from now. Then each check emits every new event whose identity has not run yet, except
+// records younger than GRACE_SECONDS, which may still come by webhook: the position stops before
+// the first of them. n8n saves the moved positions with the next emit, so a restart may read some
+// records again, whose events are in the saved memory of events that ran. A failure is reported
+// and leaves that type's position where it was. With catch-up off, the state and that memory are
+// dropped: turned on again, it starts from now (reading from the old position would run again
+// the events that ran meanwhile, which were not recorded).
 import type { IDataObject, ITriggerFunctions } from 'n8n-workflow';
 
-import { readSince } from '../shared/watches';
+import { createdAt, readSince } from '../shared/watches';
 import type { Watch } from '../shared/watches';
 import { normalizeEvents } from './events';
 import { reportFailure } from './reports';
@@ -41,17 +35,14 @@ const MAX_PAGES = 10;
 interface WatchPosition {
 	position?: string;
 	state: IDataObject;
-	/** Every record after `position` was created at or after this Unix second (when known). */
+	/**
+	 * Every record after `position` was created at or after this Unix second (when known): set when
+	 * a read reached the end of the list, it tells ranEvents.ts which events no catch-up can read.
+	 */
 	readTo?: number;
 }
 
 const seconds = (ms: number) => Math.floor(ms / 1000);
-
-/** A record's time (milliseconds), or NaN. */
-function timeOf(watch: Watch, record: IDataObject): number {
-	const value = record[watch.timeField];
-	return typeof value === 'string' ? Date.parse(value) : NaN;
-}
 
 /**
  * The records old enough to be caught up (those before the first younger than the grace), and
@@ -64,10 +55,10 @@ function settled(
 	records: IDataObject[],
 	startedMs: number,
 ): { records: IDataObject[]; readTo?: number } {
-	const nowMs = Date.now();
-	const young = records.findIndex((record) => timeOf(watch, record) > nowMs - GRACE_SECONDS * 1000);
+	const youngAfter = Date.now() - GRACE_SECONDS * 1000;
+	const young = records.findIndex((record) => createdAt(watch, record) > youngAfter);
 	if (young === -1) return { records, readTo: seconds(startedMs) };
-	const left = records.slice(young).map((record) => timeOf(watch, record));
+	const left = records.slice(young).map((record) => createdAt(watch, record));
 	return {
 		records: records.slice(0, young),
 		readTo: left.some(Number.isNaN) ? undefined : seconds(Math.min(startedMs, ...left)),
@@ -89,19 +80,13 @@ async function startFromNow(context: ITriggerFunctions, watch: Watch): Promise<W
 	return { position: end.position, state: watch.start(end.items), readTo: seconds(startedMs) };
 }
 
-/** The saved positions, per event type, and the selected event types a list can show. */
-function positionsOf(context: ITriggerFunctions): {
-	data: IDataObject;
-	positions: Record<string, WatchPosition>;
-	types: string[];
-} {
-	const data = context.getWorkflowStaticData('node');
-	return {
-		data,
-		positions: (data[CATCH_UP_KEY] ?? {}) as Record<string, WatchPosition>,
-		types: caughtUpEvents(normalizeEvents(context.getNodeParameter('events', []))),
-	};
-}
+/** The saved positions in the node's static data, per event type. */
+const positionsIn = (data: IDataObject) =>
+	(data[CATCH_UP_KEY] ?? {}) as Record<string, WatchPosition | undefined>;
+
+/** The selected event types a list can show. */
+const typesOf = (context: ITriggerFunctions) =>
+	caughtUpEvents(normalizeEvents(context.getNodeParameter('events', [])));
 
 /**
  * At activation and start (in `trigger()`, after which n8n saves the static data): each selected
@@ -109,13 +94,14 @@ function positionsOf(context: ITriggerFunctions): {
  * rather than starting without the start saved.
  */
 export async function startCatchUp(context: ITriggerFunctions): Promise<void> {
-	const { data, positions, types } = positionsOf(context);
+	const data = context.getWorkflowStaticData('node');
+	const positions = positionsIn(data);
 	if (!readOptions(context).catchUp) {
 		delete data[CATCH_UP_KEY];
 		forgetAll(data);
 		return;
 	}
-	for (const type of types) {
+	for (const type of typesOf(context)) {
 		if (positions[type] !== undefined) continue;
 		positions[type] = await startFromNow(context, CATCH_UP_WATCHES[type]);
 		data[CATCH_UP_KEY] = positions;
@@ -140,12 +126,8 @@ async function catchUpType(
 	}
 	const { records, readTo } = settled(watch, read.items, startedMs);
 	const last = records.length > 0 ? records[records.length - 1].id : undefined;
-	const step = await watch.items(
-		context,
-		records,
-		defaultOptions(context, watch),
-		from.state ?? {},
-	);
+	const options = defaultOptions(context, watch);
+	const step = await watch.items(context, records, options, from.state ?? {});
 	const saved = context.getWorkflowStaticData('node');
 	for (const item of step.items) {
 		const identity = itemIdentity(item);
@@ -168,9 +150,9 @@ export async function catchUp(
 	emit: (item: IDataObject) => void,
 ): Promise<void> {
 	if (!readOptions(context).catchUp) return;
-	const { types } = positionsOf(context);
-	for (const type of types) {
-		const { data, positions } = positionsOf(context);
+	for (const type of typesOf(context)) {
+		const data = context.getWorkflowStaticData('node');
+		const positions = positionsIn(data);
 		try {
 			const watch = CATCH_UP_WATCHES[type];
 			positions[type] = await catchUpType(context, memory, watch, positions[type], emit);
@@ -183,10 +165,10 @@ export async function catchUp(
 			});
 		}
 	}
-	const { data, positions } = positionsOf(context);
+	const data = context.getWorkflowStaticData('node');
+	const positions = positionsIn(data);
 	forgetUnneeded(memory, data, (type) => {
-		const saved = positions[type] as WatchPosition | undefined;
-		if (saved === undefined) return Number.POSITIVE_INFINITY;
-		return saved.readTo ?? Number.NEGATIVE_INFINITY;
+		if (positions[type] === undefined) return Number.POSITIVE_INFINITY;
+		return positions[type].readTo ?? Number.NEGATIVE_INFINITY;
 	});
 }

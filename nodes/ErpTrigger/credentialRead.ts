@@ -1,14 +1,10 @@
 // The credential read of a delivery, shared by the deliveries that wait for it together, and
-// never begun before a delivery that uses it arrived.
-//
-// Reading a credential from a webhook in n8n 2.41 is a database query, a decryption and a new
-// expression sandbox (an isolate, built for the credential's expressions and thrown away): done
-// for each of a burst of deliveries, it was a third of the sandboxes the burst cost n8n (bench P8,
-// with n8n's CPU profile; see bench/performance-notes.md). Deliveries to one trigger node that
-// arrive while a read is under way wait for the next read, which begins when that one ends, and
-// share it: each delivery is checked with the credential as saved when it arrived or later, as if
-// it had read it alone (an edited Webhook Secret applies to the next delivery), and a burst reads
-// it about once per read's time instead of once per delivery. Every check still runs per delivery.
+// never begun before a delivery that uses it arrived. In n8n 2.41 a credential read is a database
+// query, a decryption and a new expression isolate: per delivery, it was a third of the isolates
+// a burst cost n8n (bench P8, bench/performance-notes.md). Deliveries that arrive while a read is
+// under way share the next read, which begins when that one ends: each is checked with the
+// credential as saved when it arrived or later (an edited Webhook Secret applies to the next
+// delivery), and every check still runs per delivery.
 import type { ICredentialDataDecryptedObject, IWebhookFunctions } from 'n8n-workflow';
 
 import type { CredentialRead } from '../shared/transport';

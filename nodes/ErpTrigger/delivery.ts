@@ -1,14 +1,12 @@
-// webhook()'s last two steps: what becomes of an accepted delivery (after the signature, event and
-// replay checks), and the answer. Each event runs once, whether it came by webhook, by catch-up
-// (catchUp.ts), or both:
-// - Catch Up Missed Events off: one run, as `webhook()`'s own (workflowData).
-// - The trigger runs in this process (the node memory's `live`, triggerRun.ts): an event whose
-//   identity already ran is answered 200 and starts nothing; otherwise its identity is recorded in
-//   the trigger's static data and the item handed to the trigger's `emit`, which saves that data
-//   with the run. The sender gets 200 with no body, as for a run of `webhook()`'s own.
-// - It does not (a queue-mode webhook processor, or n8n still starting): one run, as
-//   `webhook()`'s own, its identity recorded in this process only; catch-up, which runs where the
-//   triggers run, cannot see it (logged once).
+// webhook()'s last two steps: what becomes of an accepted delivery, and the answer. Each event runs
+// once, whether it came by webhook, by catch-up (catchUp.ts), or both:
+// - Catch Up Missed Events off: one run, `webhook()`'s own.
+// - The trigger runs in this process (the memory's `live`, triggerRun.ts): an event whose identity
+//   already ran is answered 200 and starts nothing; otherwise its identity is recorded in the
+//   trigger's static data and the item goes to the trigger's `emit`, which saves that data with
+//   the run. The sender gets 200 with no body, as for a run of `webhook()`'s own.
+// - It does not (a queue-mode webhook processor, or n8n still starting): `webhook()`'s own run,
+//   the identity recorded in this process only, where catch-up cannot see it (logged once).
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import type { ApiConventions, EventConventions } from '../shared/conventions';
@@ -38,24 +36,19 @@ const HIDDEN_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie'
 
 const ALREADY_RUN = { status: 200, body: { received: true, ignored: 'already_run' } };
 
-function warnOnce(
-	context: IWebhookFunctions,
-	memory: NodeMemory,
-	kind: string,
-	message: string,
-): void {
+/** Logs a warning of this kind once per process, naming the workflow and node. */
+function warnOnce(context: IWebhookFunctions, memory: NodeMemory, kind: string, message: string) {
 	if (memory.warned.has(kind)) return;
 	memory.warned.add(kind);
-	context.logger.warn(message, {
-		workflowId: context.getWorkflow().id,
-		node: context.getNode().name,
+	const workflowId = context.getWorkflow().id;
+	const node = context.getNode().name;
+	context.logger.warn(`ERP Trigger (workflow ${workflowId ?? ''}, node "${node}"): ${message}`, {
+		workflowId,
+		node,
 	});
 }
 
-const where = (context: IWebhookFunctions) =>
-	`workflow ${context.getWorkflow().id ?? ''}, node "${context.getNode().name}"`;
-
-/** One accepted live delivery, `item` being the trigger's item for it. */
+/** One accepted delivery of a published workflow, as the list above says. */
 function deliverOnce(
 	context: IWebhookFunctions,
 	memory: NodeMemory,
@@ -72,27 +65,23 @@ function deliverOnce(
 			context,
 			memory,
 			'identity',
-			`ERP Trigger (${where(context)}): a ${type} delivery has no identity at data.${(conventions.identityPaths[type] ?? ['?']).join('.')}, so Catch Up Missed Events may run that event again. Set the identity's path in the credential's Custom API Conventions (Event Identity Paths), or turn Catch Up Missed Events off.`,
+			`a ${type} delivery has no identity at data.${(conventions.identityPaths[type] ?? ['?']).join('.')}, so Catch Up Missed Events may run that event again. Set the identity's path in the credential's Custom API Conventions (Event Identity Paths), or turn Catch Up Missed Events off.`,
 		);
 	}
 	const live = memory.live;
-	if (live === undefined) {
-		if (isCaughtUp(type)) {
-			warnOnce(
-				context,
-				memory,
-				'notLive',
-				`ERP Trigger (${where(context)}): a delivery was received by an n8n process that does not run this workflow's triggers (a queue-mode webhook processor, or n8n still starting), so Catch Up Missed Events cannot see it and may run that event again. Where webhook processors receive the deliveries, turn Catch Up Missed Events off.`,
-			);
-		}
-		if (identity !== undefined && !firstRun(memory, identity)) {
-			return answer(context, ALREADY_RUN);
-		}
-		return ownRun();
+	if (live === undefined && isCaughtUp(type)) {
+		warnOnce(
+			context,
+			memory,
+			'notLive',
+			`a delivery was received by an n8n process that does not run this workflow's triggers (a queue-mode webhook processor, or n8n still starting), so Catch Up Missed Events cannot see it and may run that event again. Where webhook processors receive the deliveries, turn Catch Up Missed Events off.`,
+		);
 	}
-	if (identity !== undefined && !firstRun(memory, identity, live.saved())) {
+	// Without the trigger in this process, the identity is checked and recorded in memory only.
+	if (identity !== undefined && !firstRun(memory, identity, live?.saved())) {
 		return answer(context, ALREADY_RUN);
 	}
+	if (live === undefined) return ownRun();
 	live.emit(item);
 	// As a delivery that starts its own run is answered (responseData noData): 200, no body.
 	context.getResponseObject().status(200).end();

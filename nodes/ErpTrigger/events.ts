@@ -1,15 +1,12 @@
 // The ERP's events (names, scopes, the Events parameter's options) and the event in a delivery.
-import type { INodePropertyOptions } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import type { EventConventions } from '../shared/conventions';
 import { valueAt } from '../shared/conventions';
 import type { ErpEvent } from '../shared/transport';
 import { EVENT_SCOPES } from '../shared/transport';
 
-/**
- * Every event of the ERP (the keys of the transport's EVENT_SCOPES, docs/api-contract.md), with its
- * English label and what it is about; the scope each needs is EVENT_SCOPES'.
- */
+/** Each event of the ERP (EVENT_SCOPES' keys, which say the scope each needs), in English. */
 export const ERP_EVENTS: Record<
 	ErpEvent,
 	{ name: string; action: string; emittedBy: string; topic: string }
@@ -47,36 +44,19 @@ export const ERP_EVENTS: Record<
 };
 
 export const ALL_EVENTS = '*';
-
-/** The scope the ERP grants only on request. */
-export const RESTRICTED_SCOPE = 'paie:read';
-
+/** The scope the ERP grants only on request, and the events that need it. */
+const RESTRICTED_SCOPE = 'paie:read';
 const events = Object.keys(EVENT_SCOPES) as ErpEvent[];
-
-/** The events that need the restricted scope. */
-export const RESTRICTED_EVENTS = events.filter((event) => EVENT_SCOPES[event] === RESTRICTED_SCOPE);
+const RESTRICTED_EVENTS = events.filter((event) => EVENT_SCOPES[event] === RESTRICTED_SCOPE);
 
 const scopeName = (scope: string) =>
 	scope === RESTRICTED_SCOPE ? `the restricted ${scope}` : scope;
-
-const scopeText = (scope: string) =>
-	scope === RESTRICTED_SCOPE
-		? `the restricted ${scope} scope (very sensitive, granted on request)`
-		: `the ${scope} scope`;
 
 /** The scopes the events need, in EVENT_SCOPES order, each with the events that need it. */
 const scopes = [...new Set(events.map((event) => EVENT_SCOPES[event]))].map((scope) => ({
 	scope,
 	events: events.filter((event) => EVENT_SCOPES[event] === scope),
 }));
-
-/** "factures:read (sales, paid invoices), articles:read (low stock), ..., and the restricted paie:read (payroll)". */
-export const SCOPES_BY_TOPIC = scopes
-	.map(
-		({ scope, events: of }, k) =>
-			`${k === scopes.length - 1 ? 'and ' : ''}${scopeName(scope)} (${of.map((event) => ERP_EVENTS[event].topic).join(', ')})`,
-	)
-	.join(', ');
 
 export const EVENT_OPTIONS: INodePropertyOptions[] = [
 	{
@@ -93,9 +73,41 @@ export const EVENT_OPTIONS: INodePropertyOptions[] = [
 			name: ERP_EVENTS[value].name,
 			value,
 			action: ERP_EVENTS[value].action,
-			description: `When ${ERP_EVENTS[value].emittedBy} (${value}). Needs ${scopeText(EVENT_SCOPES[value])}.`,
+			description: `When ${ERP_EVENTS[value].emittedBy} (${value}). Needs ${
+				EVENT_SCOPES[value] === RESTRICTED_SCOPE
+					? `the restricted ${RESTRICTED_SCOPE} scope (very sensitive, granted on request)`
+					: `the ${EVENT_SCOPES[value]} scope`
+			}.`,
 		}))
 		.sort((a, b) => a.name.localeCompare(b.name)),
+];
+
+/** "factures:read (sales, paid invoices), articles:read (low stock), ..., and the restricted paie:read (payroll)". */
+const SCOPES_BY_TOPIC = scopes
+	.map(
+		({ scope, events: of }, k) =>
+			`${k === scopes.length - 1 ? 'and ' : ''}${scopeName(scope)} (${of.map((event) => ERP_EVENTS[event].topic).join(', ')})`,
+	)
+	.join(', ');
+
+/** The Events parameter, and the notice shown when a selected event needs the restricted scope. */
+export const eventsProperties: INodeProperties[] = [
+	{
+		displayName: 'Events',
+		name: 'events',
+		type: 'multiOptions',
+		options: EVENT_OPTIONS,
+		default: [],
+		required: true,
+		description: `The events that start the workflow. Each needs a read scope on the credential: ${SCOPES_BY_TOPIC}.`,
+	},
+	{
+		displayName: `${RESTRICTED_EVENTS.map((event) => ERP_EVENTS[event].name).join(', ')} needs the restricted ${RESTRICTED_SCOPE} scope, which the ERP grants on request. Without it on this API key or OAuth2 connection, activation fails with a permission error naming the scope.`,
+		name: 'payrollScopeNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { events: [...RESTRICTED_EVENTS, ALL_EVENTS] } },
+	},
 ];
 
 /**
@@ -159,18 +171,18 @@ export function readEvent(
 			message: `The body is not an ERP event (no text at ${conventions.typePath.join('.')})`,
 		};
 	}
-	const rawId = valueAt(body, conventions.idPath);
-	const id =
-		typeof rawId === 'string' && rawId !== ''
-			? rawId
-			: typeof rawId === 'number' && Number.isSafeInteger(rawId)
-				? String(rawId)
-				: undefined;
 	return {
 		ok: true,
 		type,
-		id,
+		id: idText(valueAt(body, conventions.idPath)),
 		created_at: (body as Record<string, unknown>).created_at,
 		data: valueAt(body, conventions.dataPath),
 	};
+}
+
+/** An id as text: a non-empty text as it is, a whole number written out, else undefined. */
+export function idText(value: unknown): string | undefined {
+	if (typeof value === 'string' && value !== '') return value;
+	if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
+	return undefined;
 }

@@ -1,13 +1,9 @@
 // What a trigger node remembers in this n8n process, and for how long: one NodeMemory per trigger
-// node, keyed once by workflow id and node id (`nodeKey`), in one TriggerMemory per process. This
-// is the only module-level state of the triggers. A node's memory lasts until the process ends
-// (each field below says how long what it holds is kept); a restart of n8n empties it. What must
-// survive a restart is in the node's static data (the registration, the catch-up positions, the events that
-// ran: webhookLifecycle.ts, catchUp.ts, ranEvents.ts), which n8n saves.
-//
-// n8n builds the node classes once per process with no argument, so they use `processMemory`;
-// a test builds them with its own TriggerMemory (other limits, an earlier `since`), as a new
-// process would.
+// node, keyed by workflow id and node id, in one TriggerMemory per process: the only module-level
+// state of the triggers. A restart of n8n empties it; what must survive one is in the node's
+// static data, which n8n saves (webhookLifecycle.ts, catchUp.ts, ranEvents.ts). n8n builds the
+// node classes with no argument, so they use `processMemory`; a test passes its own TriggerMemory
+// (other limits, an earlier `since`), as a new process would.
 import type { IDataObject, ICredentialDataDecryptedObject, INodeExecutionData } from 'n8n-workflow';
 
 /** Why a stored registration could not be kept (webhookLifecycle.ts, `inspectRegistration`). */
@@ -33,7 +29,6 @@ export interface CredentialReads {
 }
 
 export interface NodeMemory {
-	/** The process memory's limits (TriggerMemory). */
 	readonly limits: MemoryLimits;
 	/**
 	 * Accepted deliveries, id -> signed Unix second, in the order accepted (replay.ts): those
@@ -96,10 +91,6 @@ interface NodeContext {
 	getNode(): { id: string };
 }
 
-/** The one key of a trigger node: workflow id and node id. */
-const nodeKey = (context: NodeContext): string =>
-	`${context.getWorkflow().id ?? ''}/${context.getNode().id}`;
-
 /** Every trigger node's memory in one n8n process. */
 export class TriggerMemory {
 	readonly limits: MemoryLimits;
@@ -110,7 +101,7 @@ export class TriggerMemory {
 		this.limits = { since: Math.floor(Date.now() / 1000), ...DEFAULT_LIMITS, ...limits };
 	}
 
-	/** The memory of the node with this key (`nodeKey`), begun empty. */
+	/** The memory of the node with this key, begun empty. */
 	node(key: string): NodeMemory {
 		let memory = this.nodes.get(key);
 		if (memory === undefined) {
@@ -129,9 +120,9 @@ export class TriggerMemory {
 		return memory;
 	}
 
-	/** The memory of the context's node. */
+	/** The memory of the context's node, by its one key: workflow id and node id. */
 	of(context: NodeContext): NodeMemory {
-		return this.node(nodeKey(context));
+		return this.node(`${context.getWorkflow().id ?? ''}/${context.getNode().id}`);
 	}
 }
 

@@ -79,8 +79,6 @@ export function readOptions(
 		}
 		return toInteger(at(name), value, { min: 1, max });
 	};
-	const toleranceSeconds = whole('toleranceSeconds', DEFAULT_TOLERANCE_SECONDS, 86400);
-	const checkMinutes = whole('checkMinutes', DEFAULT_CHECK_MINUTES, 1440);
 	const flag = (name: string, fallback: boolean): boolean => {
 		const value = options[name] ?? fallback;
 		if (typeof value !== 'boolean')
@@ -88,9 +86,9 @@ export function readOptions(
 		return value;
 	};
 	return {
-		toleranceSeconds,
+		toleranceSeconds: whole('toleranceSeconds', DEFAULT_TOLERANCE_SECONDS, 86400),
+		checkMinutes: whole('checkMinutes', DEFAULT_CHECK_MINUTES, 1440),
 		includeHeaders: flag('includeHeaders', false),
-		checkMinutes,
 		catchUp: flag('catchUp', true),
 	};
 }

@@ -1,27 +1,18 @@
-// The memory of the events that already ran, by identity (identity.ts), per trigger node: what
-// makes each event run once whether it came by webhook, by catch-up, or both.
-//
-// Two places: the node's static data, which n8n saves when the trigger emits, so every event's
-// identity is saved with its run and survives a restart; and this process's memory, for a
+// The events that already ran, by identity (identity.ts), per trigger node: what makes each event
+// run once whether it came by webhook, by catch-up, or both. Kept in two places: the node's static
+// data, saved with each run and so kept over a restart; and the process memory (memory.ts), for a
 // delivery received where the trigger does not run (a queue-mode webhook processor, or the instant
-// before the trigger started), at most `maxRanEvents` per node (memory.ts), the oldest forgotten
-// first.
+// before the trigger started). Each keeps at most `maxRanEvents`, the oldest forgotten first.
 //
-// The saved memory keeps only what can still be needed (docs/api-contract.md, *Catch-up and event
-// identity*), forgotten at each catch-up (catchUp.ts, which knows how far each list was read):
-// - `ranEvents`, the delivered events (identity -> Unix second it ran): needed while a catch-up
-//   may still read their record. Kept until its event type's list was read to its end, all the
-//   records created before some time C (the catch-up state's `readTo`), with C - CLOCK_MARGIN
-//   after the event ran. An event type with no catch-up position needs none (its start reads from
-//   now).
-// - `ranCaughtUp`, the caught-up events: needed for a late sender retry of the same event (the ERP
-//   was still retrying it when catch-up ran it). Kept CAUGHT_UP_KEEP_SECONDS (72 h).
-// Each also keeps at most `maxRanEvents`, the oldest forgotten first (the backstop).
+// The saved memory is trimmed at each catch-up to what can still be needed (docs/api-contract.md,
+// *Catch-up and event identity*): `ranEvents`, the delivered events, while a catch-up may still
+// read their record; `ranCaughtUp`, the caught-up events, for a sender's late retry of the same
+// event, CAUGHT_UP_KEEP_SECONDS.
 import type { IDataObject } from 'n8n-workflow';
 
 import type { NodeMemory } from './memory';
 
-/** The static data keys (node scope): delivered events, and caught-up events. */
+/** The static data keys (node scope), each identity -> the Unix second it ran. */
 export const RAN_EVENTS_KEY = 'ranEvents';
 export const RAN_CAUGHT_UP_KEY = 'ranCaughtUp';
 

@@ -1,22 +1,15 @@
-// Replay protection for accepted deliveries: "a forged or replayed delivery never starts a run".
+// Replay protection: a replayed delivery never starts a run. The check and the record are one
+// synchronous step on the node's memory in this process (memory.ts), so two requests in one process
+// can never both be accepted. Not the static data: n8n 2.41 does not save it from a live webhook,
+// and each request works on its own copy of it.
 //
-// Why memory, and not only the node's static data: n8n 2.41 does not save a trigger's static data
-// from a live webhook (the run it starts resets the "changed" flag before the save), and each
-// request works on its own copy of it, so concurrent copies of one delivery would all pass a
-// check made there. The check and the record below happen in one synchronous step on the node's
-// memory in this process (memory.ts), so two requests in one process can never both be accepted.
-//
-// What is remembered (`accepted`): every accepted delivery id whose signed timestamp is still
-// inside the tolerance window (a replay outside it fails the signature check anyway), never
-// forgotten to make room: at `maxLive` of them, new deliveries are refused (the sender retries
-// later) rather than risk a replay; and up to `maxRetired` older ones, the oldest forgotten first,
-// because a sender's genuine retry comes with the same id and a new timestamp.
-//
-// A restart empties the memory, so it knows when it began (`since`): a delivery signed before then
-// may have been accepted by the previous process, and is refused with a retryable status. Senders
-// re-sign every retry with a new timestamp (Standard Webhooks, docs/api-contract.md), so the next
-// attempt is checked normally. Several n8n processes receiving one trigger's webhooks (queue mode
-// with several webhook processors) do not share memory (docs/reliability.md).
+// Remembered (`accepted`): every delivery id whose signed timestamp is inside the tolerance (an
+// older replay fails the signature check), never dropped to make room: at `maxLive` of them, new
+// deliveries are refused for now rather than risk a replay; and the newest `maxRetired` older
+// ones, for a sender's genuine retry (same id, new timestamp). A restart empties the memory, so a
+// delivery signed before it began (`since`) is refused with a retryable status; senders re-sign
+// each retry (Standard Webhooks). Several webhook processes do not share memory
+// (docs/reliability.md).
 import type { NodeMemory } from './memory';
 
 export type ReplayVerdict =

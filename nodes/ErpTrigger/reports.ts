@@ -1,8 +1,7 @@
-// What the trigger's work in the background reports, never silently: a restored registration
-// (n8n's webhook methods at activation and start, and the scheduled checks, triggerRun.ts) is logged
-// as a warning in n8n's log and reported in the first item the trigger emits after it
-// (`registration`); a scheduled job that fails (triggerRun.ts, catchUp.ts) is logged as an error and
-// saved as a failed execution where n8n offers it.
+// What the trigger's background work reports, never silently: a restored registration (at
+// activation and start, or by a scheduled check) is logged as a warning and reported in the next
+// item the trigger emits (`registration`); a failed scheduled job is logged as an error and saved
+// as a failed execution where n8n offers it.
 import type { IDataObject, IHookFunctions, ITriggerFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 

@@ -1,23 +1,17 @@
 // The ERP Trigger's `trigger()`, which n8n runs at every activation and start, and in a test run.
 //
-// While published, it schedules the node's checks (`registerCron`, no timers): the registration
-// health (is the ERP's registration still active, with this URL, these events, a secret we hold?
-// if not, register again), then the catch-up (catchUp.ts). n8n itself runs checkExists (then
-// create) at every activation and start. A check costs one request (GET /webhooks/:id); a restore
-// adds GET /webhooks (to delete registrations with this URL we hold no secret for), a DELETE when
-// the old one still has our URL, and the POST. The ERP's API cannot re-enable a disabled
-// registration, so a disabled one is replaced. Never silent (reports.ts).
+// While published, it schedules (with `registerCron`, no timers) the registration check (still
+// active in the ERP, with this URL, these events, a secret we hold? if not, register again: the
+// ERP cannot re-enable a disabled one), then the catch-up (catchUp.ts); never silent (reports.ts).
+// A check costs one request (GET /webhooks/:id); a restore adds GET /webhooks, maybe a DELETE, and
+// the POST. It also puts itself in the node's memory (`live`), so that `webhook()` in this process
+// hands accepted deliveries to its `emit`: n8n saves the trigger's static data when it emits (never
+// what `webhook()` writes), so every event that runs is saved with its run.
 //
-// A test run: "Listen for test event" waits for a delivery on the test URL; n8n runs the node's
-// `webhook()` (mode manual), then starts the run at this node, and, because the node has a
-// `trigger()`, runs it in manual mode instead of passing on what `webhook()` returned (n8n-core's
-// WorkflowExecute.runNode checks `trigger` before `webhook`, 1.123.81 to 2.41.x). So `webhook()`
-// hands the accepted test delivery over here, in the node's memory (`testDelivery`), and the
-// manual trigger emits it.
-//
-// While published, the trigger registers itself in the node's memory (`live`), so that `webhook()`
-// in this process hands accepted deliveries to its `emit`: n8n saves the trigger's static data when
-// it emits (and never what `webhook()` writes), so every event that runs is saved with its run.
+// A test run: n8n runs `webhook()` for the delivery on the test URL, then, because the node has a
+// `trigger()`, runs that in manual mode instead of passing on what `webhook()` returned (n8n-core's
+// WorkflowExecute.runNode, 1.123.81 to 2.41.x). So `webhook()` leaves the accepted test delivery in
+// the node's memory (`testDelivery`), and the manual trigger emits it.
 import type { IDataObject, ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
@@ -105,12 +99,11 @@ export async function runTrigger(
 				'At the first activation, Catch Up Missed Events reads each list it watches to its end. Check that the ERP is reachable and that the credential may read those lists, or turn Catch Up Missed Events off (Options).',
 		});
 	}
-	// n8n runs the webhook's checkExists (and create) at this activation or start, just before or
-	// alongside this (in parallel in 2.41): checking now too could register twice. So the first
-	// check is at the first tick, within a minute, then every `checkMinutes` (a tick each minute:
-	// cron has no "every N minutes" for any N), the catch-up right after it (catchUp.ts). A tick
-	// whose work is still running when the next one is due skips it. The tick returns its work's
-	// promise for tests; n8n does not wait for it.
+	// n8n runs checkExists (and create) at this activation or start, alongside this in 2.41:
+	// checking now too could register twice. So the first check is at the first tick, within a
+	// minute, then every `checkMinutes` (a tick each minute: cron has no "every N minutes" for any
+	// N), the catch-up right after it. A tick due while the last one's work still runs is skipped.
+	// The tick returns its work's promise (n8n does not wait for it; a test may).
 	let ticks = 0;
 	let running: Promise<void> | undefined;
 	const work = async () => {

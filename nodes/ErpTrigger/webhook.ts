@@ -1,7 +1,6 @@
-// One delivery, as the ERP Trigger's `webhook()` takes it, in five steps: check the signature,
-// read the event, refuse a replay (and remember the delivery), hand it over to a run, answer.
-// Each step is a function of its own; a step that refuses returns a Refusal, which is answered
-// without a run.
+// The ERP Trigger's `webhook()`, in five steps: check the signature, read the event, refuse a
+// replay (and remember the delivery), hand it over to a run, answer. A step that refuses returns a
+// Refusal, answered without a run.
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import type { ApiConventions } from '../shared/conventions';
@@ -117,8 +116,8 @@ export function refuseReplay(
 	nowSeconds: number,
 	toleranceSeconds: number,
 ): Refusal | undefined {
-	const signedAt = delivery.signedAt ?? nowSeconds;
-	switch (checkAndRecord(memory, { id: delivery.id, signedAt }, nowSeconds, toleranceSeconds)) {
+	const accepted = { id: delivery.id, signedAt: delivery.signedAt ?? nowSeconds };
+	switch (checkAndRecord(memory, accepted, nowSeconds, toleranceSeconds)) {
 		case 'accepted':
 			return undefined;
 		case 'duplicate':

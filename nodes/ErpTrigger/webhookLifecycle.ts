@@ -1,18 +1,10 @@
-// Registration of the trigger's URL with the ERP (`/webhooks`), kept in the node's static data.
-//
-// Automatic mode:
-// - checkExists: with a stored id, GET /webhooks/:id. The registration is reused when it is active,
-//   has our URL and exactly our events, and we hold its secret. If it has our URL but other events
-//   (or is disabled) it is deleted; if it is gone (404) or has another URL it is only forgotten.
-//   A registration for another URL is never deleted from here: n8n runs these methods for the
-//   editor's test URL with the production static data, and deleting the production registration
-//   then would silently stop the active workflow. Then every registration with our URL is deleted:
-//   the list never returns secrets, so one we hold no secret for can never be verified and would
-//   only collect 401s. Returns false so that `create` runs.
-// - create: POST /webhooks and store id + secret (the only time the ERP returns the secret).
-// - delete: DELETE /webhooks/:id (404 is fine) and clear the static data.
-// While published, the trigger's checks (triggerRun.ts) do the same. Manual mode: nothing is
-// registered; the secret is the credential's Webhook Secret, and activation fails without one.
+// Registration of the trigger's URL with the ERP (`/webhooks`), kept in the node's static data:
+// n8n's webhook methods (checkExists, then create when it returns false; delete), and the same
+// steps for the published trigger's scheduled checks (triggerRun.ts). A registration for another
+// URL is never deleted from here: n8n runs these methods for the editor's test URL with the
+// production static data, and deleting the production registration then would silently stop the
+// published workflow. Manual mode registers nothing: the secret is the credential's Webhook
+// Secret, and activation fails without one.
 import { randomUUID } from 'crypto';
 import type {
 	IDataObject,
@@ -41,7 +33,7 @@ export const STATIC_KEYS = {
 	url: 'webhookUrl',
 } as const;
 
-/** `recentIds`: where versions before 0.2.0 kept replay memory (now in process memory, replay.ts). */
+/** `recentIds`: where versions before 0.2.0 kept replay memory (now memory.ts). */
 const REGISTRATION_KEYS = [...Object.values(STATIC_KEYS), 'recentIds'];
 
 type TriggerContext = IHookFunctions | IWebhookFunctions | ITriggerFunctions;
@@ -50,10 +42,6 @@ type LifecycleContext = IHookFunctions | ITriggerFunctions;
 
 export function isManual(context: TriggerContext): boolean {
 	return context.getNodeParameter('registration', 'automatic') === 'manual';
-}
-
-function clearRegistration(data: IDataObject): void {
-	for (const key of REGISTRATION_KEYS) delete data[key];
 }
 
 /** DELETE /webhooks/:id; a registration that is already gone counts as deleted. */
@@ -77,11 +65,10 @@ export function selectedEvents(context: LifecycleContext): string[] {
 }
 
 /**
- * What deliveries are verified with: the credential's conventions, and the secret (the
- * registration's in automatic mode, the credential's Webhook Secret in manual mode; undefined when
- * there is none or the signature scheme cannot use it), and `restoredSecret`, the secret of a
- * registration a scheduled check restored in this process when it differs from the saved one.
- * `through`: how the credential is read (a delivery shares the read, credentialRead.ts).
+ * What deliveries are verified with: the credential's conventions; the secret (the registration's,
+ * or in manual mode the credential's Webhook Secret; undefined when none the signature scheme can
+ * use); `restoredSecret`, a scheduled check's restored one when it differs from the saved one.
+ * `through`: how the credential is read (deliveries share reads, credentialRead.ts).
  */
 export async function resolveVerification(
 	context: TriggerContext,
@@ -118,24 +105,20 @@ async function checkManual(context: IHookFunctions, memory: NodeMemory): Promise
 		);
 	}
 	// A registration left over from automatic mode would keep posting with a secret we no longer use.
-	const data = context.getWorkflowStaticData('node');
-	if (typeof data[STATIC_KEYS.id] === 'string') {
-		await deleteRemote(context, data[STATIC_KEYS.id] as string);
-		clearRegistration(data);
-	}
+	await dropRegistration(context);
 	return true;
 }
 
-/** What the check found of the stored registration; anything but `ok` was forgotten. */
-export type RegistrationState =
-	| 'ok'
-	/** No registration is stored (never registered, or cleared). */
-	| 'none'
-	/**
-	 * Lost: gone (404), disabled, pointing to another URL (only forgotten, never deleted), with
-	 * other events, or we hold no secret for it.
-	 */
-	| LostReason;
+/** Deletes the stored registration in the ERP, if any, then forgets it (kept when that fails). */
+async function dropRegistration(context: LifecycleContext): Promise<void> {
+	const data = context.getWorkflowStaticData('node');
+	const id = data[STATIC_KEYS.id];
+	if (typeof id === 'string' && id !== '') await deleteRemote(context, id);
+	for (const key of REGISTRATION_KEYS) delete data[key];
+}
+
+/** What the check found: `ok`, `none` stored, or why the stored one was lost (then forgotten). */
+export type RegistrationState = 'ok' | 'none' | LostReason;
 
 /**
  * One request (GET /webhooks/:id): whether the stored registration is active, has `url` and
@@ -175,7 +158,7 @@ export async function inspectRegistration(
 		return state;
 	}
 	if (remote !== undefined && remote.url === url) await deleteRemote(context, storedId);
-	clearRegistration(data);
+	for (const key of REGISTRATION_KEYS) delete data[key];
 	return state;
 }
 
@@ -259,16 +242,11 @@ export async function create(context: IHookFunctions, memory: NodeMemory): Promi
 }
 
 export async function remove(context: IHookFunctions): Promise<boolean> {
-	const data = context.getWorkflowStaticData('node');
-	const id = data[STATIC_KEYS.id];
-	if (typeof id === 'string' && id !== '') {
-		try {
-			await deleteRemote(context, id);
-		} catch {
-			// Keep the id: the next activation's checkExists finds the registration and cleans it up.
-			return false;
-		}
+	try {
+		await dropRegistration(context);
+		return true;
+	} catch {
+		// The id is kept: the next activation's checkExists finds the registration and cleans it up.
+		return false;
 	}
-	clearRegistration(data);
-	return true;
 }

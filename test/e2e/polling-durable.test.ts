@@ -5,7 +5,8 @@
  * catch-up scenario of test/e2e/polling-scenario.ts (25 movements and 3 low-stock crossings made
  * while n8n is stopped run exactly once, in order; a restart repeats nothing), its control (a
  * cleared position repeats), the forgotten start (a watch from now whose start n8n did not keep
- * skips the 25: what every watch from now did before nodes/ErpPollingTrigger/durableStart.ts),
+ * skips the 25: what every watch from now did before the start commit in
+ * nodes/ErpPollingTrigger/poll.ts),
  * then unpublished and published again (it goes on from its position).
  */
 import { describe } from '@jest/globals';

@@ -16,7 +16,7 @@
  * first scheduled poll (within a minute), a restart is watched for 90 s (a scheduled poll of
  * every workflow), and the position lives in `poller_state`. A second control there, a watch from
  * now whose saved start is forgotten while n8n is stopped (the state the trigger left before the
- * fix in nodes/ErpPollingTrigger/durableStart.ts), skips the 25 and starts from now again.
+ * fix in nodes/ErpPollingTrigger/poll.ts), skips the 25 and starts from now again.
  *
  * `republish`: the movements' workflow unpublished, 2 movements made, published again: the
  * trigger goes on from its position (the 2 run once).

@@ -1,11 +1,6 @@
-// The watches: what the ERP can be watched for by reading its lists from a saved position. One file
-// per watch (./types.ts says what a watch is), registered in WATCHES below: adding a watch is
-// adding its file and its row. The ERP Polling Trigger offers every one of them; any node that
-// needs "the events since a position" reads them the same way:
-//
-//   const read = await readSince(context, watch, position, maxPages);  // the list after position
-//   const { items, state } = await watch.items(context, read.items, options, savedState);
-//   // then save read.position and state together
+// The watches: what the ERP can be watched for by reading its lists from a saved position, one
+// file each (./types.ts), registered in WATCHES. Reading one: `readSince` (the list after the
+// position), then the watch's `items`; save `read.position` and the state together.
 import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import type { ErpContext } from '../transport';
@@ -68,6 +63,12 @@ export async function readSince(
 	return await readAfter(context, watch.path, {}, position, maxPages);
 }
 
+/** When a record was created (milliseconds, from the watch's `timeField`), or NaN. */
+export function createdAt(watch: Watch, record: IDataObject): number {
+	const value = record[watch.timeField];
+	return typeof value === 'string' ? Date.parse(value) : NaN;
+}
+
 /** The records created at or after `since` (all when undefined; a record without a time is kept). */
 export function createdSince(
 	watch: Watch,
@@ -76,8 +77,7 @@ export function createdSince(
 ): IDataObject[] {
 	if (since === undefined) return records;
 	return records.filter((record) => {
-		const value = record[watch.timeField];
-		const time = typeof value === 'string' ? Date.parse(value) : NaN;
+		const time = createdAt(watch, record);
 		return Number.isNaN(time) || time >= Date.parse(since);
 	});
 }

@@ -1,15 +1,10 @@
-// Invoice Paid, as the ERP Trigger's facture.payee, where the list can show it: `statut` is in every invoice, but the list has no
-// payment date and is in id order, so an old invoice paid today is not "new" in it.
-//
-// The watch keeps the ids of the invoices it has seen unpaid (`open`). Each poll, new invoices are
-// read from the saved position (an invoice already paid when first seen is reported at once); then,
-// while some are open, the two unpaid lists (`statut=emise`, `statut=partiellement_payee`) are read
-// whole, and an open invoice missing from both is read (GET /factures/:id) and reported if its
-// status is `payee`. An id leaves `open` only in a poll that reports it (which n8n saves), or when
-// the invoice is gone; a quiet poll that n8n does not save only adds ids it will find again.
-//
-// Cost of one poll while invoices are open: 2 × ⌈U / 100⌉ requests for U unpaid invoices, plus one
-// per invoice paid, plus the new-invoice pages.
+// Invoice Paid, as the ERP Trigger's facture.payee. The invoice list has no payment date and is in
+// id order, so an old invoice paid today is not "new" in it: the watch keeps the ids of the
+// invoices it has seen unpaid (`open`). Each poll reads the new invoices (one already paid is
+// reported at once); then, while some are open, the two unpaid lists whole, and an open invoice
+// missing from both is read (GET /factures/:id) and reported if `payee`. An id leaves `open` only
+// in a poll that reports it (which n8n saves), or when the invoice is gone. Cost while invoices
+// are open: 2 × ⌈U / 100⌉ requests for U unpaid invoices, one per invoice paid, the new pages.
 import type { IDataObject } from 'n8n-workflow';
 
 import type { ErpContext } from '../transport';
@@ -31,10 +26,7 @@ function unpaidIds(invoices: IDataObject[]): string[] {
 		.map((invoice) => invoice.id as string);
 }
 
-/**
- * The items of this poll, in id order, and the ids still open after it. `newInvoices` are the
- * invoices read after the saved position (already filtered by start date).
- */
+/** The items of this poll, in id order, and the ids still open after it. */
 async function paidInvoiceItems(
 	context: ErpContext,
 	newInvoices: IDataObject[],

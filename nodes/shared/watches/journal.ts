@@ -1,9 +1,6 @@
-// Reading an ERP list from a saved position: the watches' one way to see what is new.
-//
-// Lists are in id order (creation order) and a list continues after the item whose id is given as
-// `cursor` (docs/api-contract.md, *Lists and pagination*; the specification says so of the article
-// cursor, §2.2). So the only position a watch keeps is the id of the last item it has read; within
-// one poll it follows the server's own `next_cursor`.
+// Reading an ERP list from a saved position. Lists are in id order and continue after the item
+// whose id is the `cursor` (docs/api-contract.md, *Lists and pagination*; specification §2.2), so a
+// watch's position is the id of the last item it read; within one read it follows `next_cursor`.
 import type { IDataObject } from 'n8n-workflow';
 
 import { unlessNotFound } from '../notFound';

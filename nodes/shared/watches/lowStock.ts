@@ -1,16 +1,10 @@
-// Low Stock: derived from the stock movement journal, as the ERP Trigger's stock.bas.
-//
-// A crossing is a movement that takes an article's stock from above the threshold to at or below
-// it: the stock before it (stock_apres minus the movement's signed change) is above, stock_apres is
-// at or below. That is exactly when the ERP emits `stock.bas`, so each crossing fires once, and the
-// next one needs a movement that first brought the stock back above the threshold (re-armed only
-// after a recovery). Nothing but the journal's position is kept: reading a stretch of the journal
-// again (after a restart lost a quiet poll's position) finds the same crossings, never new ones.
-//
-// Cost of one poll: one request per 100 new movements (at least one), plus, with the article's own
-// threshold (seuil_alerte), one GET /articles/:id per distinct article whose stock went down in
-// them; with a fixed threshold, one per crossing (for the reference and designation). It does not
-// depend on the number of articles.
+// Low Stock, as the ERP Trigger's stock.bas, derived from the stock movement journal: a crossing
+// is a movement that takes an article's stock from above the threshold to at or below it (the
+// stock before it, stock_apres minus its signed change, is above). That is when the ERP emits
+// `stock.bas`: once per crossing, again only after the stock went back above. Nothing but the
+// journal's position is kept: reading a stretch again finds the same crossings, never new ones.
+// Cost of one poll: one request per 100 new movements (at least one), plus one GET /articles/:id
+// per article whose stock went down (its own threshold) or per crossing (a fixed one).
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { ErpContext } from '../transport';
@@ -43,10 +37,7 @@ export function crosses(movement: IDataObject, threshold: number): boolean {
 	return before > threshold && after <= threshold;
 }
 
-/**
- * The low-stock items for the crossings among `movements`, in journal order. `articles` keeps
- * the articles read (one read per article per poll).
- */
+/** The items for the crossings among `movements`, in order; `articles`: those read, by id. */
 export async function lowStockItems(
 	context: ErpContext,
 	movements: IDataObject[],
@@ -62,24 +53,18 @@ export async function lowStockItems(
 		const id = movement.article_id;
 		const change = signedChange(movement);
 		if (typeof id !== 'string' || change === undefined || change >= 0) continue;
-		let limit: number;
-		let found: IDataObject | undefined;
-		if (threshold.kind === 'fixed') {
-			limit = threshold.value;
-			if (!crosses(movement, limit)) continue;
-			found = await article(id);
-		} else {
-			found = await article(id);
-			if (typeof found?.seuil_alerte !== 'number') {
-				// A deleted article: its threshold cannot be known.
-				context.logger.warn(
-					`ERP Polling Trigger: article ${id} of stock movement ${String(movement.id)} was not found; its low-stock threshold is unknown, the movement is skipped`,
-				);
-				continue;
-			}
-			limit = found.seuil_alerte;
-			if (!crosses(movement, limit)) continue;
+		// With a fixed threshold, the article is read only for a crossing's reference and designation.
+		if (threshold.kind === 'fixed' && !crosses(movement, threshold.value)) continue;
+		const found = await article(id);
+		const limit = threshold.kind === 'fixed' ? threshold.value : found?.seuil_alerte;
+		if (typeof limit !== 'number') {
+			// A deleted article: its threshold cannot be known.
+			context.logger.warn(
+				`ERP Polling Trigger: article ${id} of stock movement ${String(movement.id)} was not found; its low-stock threshold is unknown, the movement is skipped`,
+			);
+			continue;
 		}
+		if (!crosses(movement, limit)) continue;
 		items.push(
 			eventItem(TYPE, movement.id, movement.date, {
 				article_id: id,

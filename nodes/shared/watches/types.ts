@@ -1,6 +1,5 @@
 // What a watch is: one thing the ERP can be watched for by reading one of its lists from a saved
-// position (the ERP Polling Trigger's watches; the same reading serves any node that needs "the
-// events since a position", such as catching up webhook events missed while n8n was down).
+// position (the ERP Polling Trigger's watches, and the ERP Trigger's catch-up).
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { ErpContext } from '../transport';
@@ -20,20 +19,16 @@ export interface WatchStep {
 }
 
 /**
- * One watch. Each lives in its own file and is registered in the one table of ./index.ts.
- *
- * Every item has the shape of an ERP Trigger item, `{ id, type, created_at, data }`, so the rest of
- * a workflow does not change when one trigger replaces the other. Where the ERP has a webhook
- * event for the same thing, `type` and `data` are that event's; `id` is the id of the record the
- * item was derived from (the webhook's `evt_` ids are not in any list).
- *
- * Nothing here changes saved state: `start` and `items` return the watch's state, and the caller
- * saves it (with the position, which is the id of the last record read, ./journal.ts).
+ * One watch, in its own file, registered in ./index.ts. Its items have the ERP Trigger's shape,
+ * `{ id, type, created_at, data }`, so one trigger can replace the other: `type` and `data` are the
+ * ERP's webhook event's where there is one; `id` is the id of the record the item was derived from
+ * (the webhook's `evt_` ids are in no list). `start` and `items` return the watch's state, which
+ * the caller saves with the position (./journal.ts).
  */
 export interface Watch<Options = unknown> {
 	/** The Watch parameter's value (saved in workflows and in the node's state: never renamed). */
 	readonly name: string;
-	/** The Watch option's label and description in the editor. */
+	/** The Watch option's label and description. */
 	readonly label: string;
 	readonly description: string;
 	/** What it reads: a list in id order, continued after a saved position. */
