@@ -9,6 +9,8 @@
  *   limit, then checks every order: exactly one invoice with its number in `reference_externe`,
  *   paid in full by one settlement.
  */
+import { Agent, fetch } from 'undici';
+
 import type { RateLimitAlgorithm } from '../sandbox/limiters';
 import type { RateLimitHeaderDialect } from '../sandbox/rateLimitHeaders';
 import { SCOPES } from '../sandbox/schemas';
@@ -232,21 +234,28 @@ export async function postOrders(
 	plan: Pick<BurstPlan, 'orders'>,
 	timeoutMs = 10 * 60_000,
 ): Promise<Array<{ status: number; text: string }>> {
-	return await Promise.all(
-		plan.orders.map(async (order) => {
-			try {
-				const response = await fetch(webhookUrl, {
-					method: 'POST',
-					headers: { 'content-type': 'application/json' },
-					body: JSON.stringify(order),
-					signal: AbortSignal.timeout(timeoutMs),
-				});
-				return { status: response.status, text: await response.text() };
-			} catch (error) {
-				return { status: 0, text: (error as Error).message };
-			}
-		}),
-	);
+	// fetch's own header timeout (5 minutes) would end a longer wait first, as "fetch failed".
+	const dispatcher = new Agent({ headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+	try {
+		return await Promise.all(
+			plan.orders.map(async (order) => {
+				try {
+					const response = await fetch(webhookUrl, {
+						method: 'POST',
+						headers: { 'content-type': 'application/json' },
+						body: JSON.stringify(order),
+						signal: AbortSignal.timeout(timeoutMs),
+						dispatcher,
+					});
+					return { status: response.status, text: await response.text() };
+				} catch (error) {
+					return { status: 0, text: (error as Error).message };
+				}
+			}),
+		);
+	} finally {
+		await dispatcher.close();
+	}
 }
 
 /** The sandbox's counters now (pass to checkBurst as `before` when the sandbox was used earlier). */

@@ -58,6 +58,24 @@ function withErpCredential(workflow: Workflow, ref: { id: string; name: string }
 	};
 }
 
+/**
+ * Copy `id` of the order example (own workflow id, own production webhook path) on a credential of
+ * its own (the demo key) pointing at `apiUrl`: the workflow, the credential, the webhook's path.
+ */
+export function ownOrderExample(
+	id: string,
+	apiUrl: string,
+	label: string,
+): { workflow: Workflow; credential: CredentialImport; webhookPath: string } {
+	const ref = { id: `${id}-key`, name: `ERP sandbox of ${label} (demo key)` };
+	const workflow = withErpCredential(ownCopy(orderExample().workflow, id), ref);
+	return {
+		workflow,
+		credential: { ...demoCredential(apiUrl), ...ref },
+		webhookPath: webhookPathOf(workflow),
+	};
+}
+
 /** Where a burst goes: n8n, the workflow whose webhook takes the orders, the ERP it calls. */
 export type BurstTarget = {
 	rest: N8nRest;
@@ -178,39 +196,31 @@ export function useOrderBurstRuns<T>(options: {
 	const { folderPrefix, log, idPrefix } = options;
 	assert.equal(idPrefix.length, 14, `workflow id prefix ${idPrefix}: 14 characters`);
 	const files = keepFilesOnFailure(log);
-	const { workflow } = orderExample();
 	const sandboxes: Sandbox[] = [];
 	let e2e: E2e | undefined;
 	let outcomes: Array<Promise<T>> | undefined;
 	const alone = oneAtATime();
 
 	beforeAll(async () => {
-		const runs: Array<{
-			sandbox: Sandbox;
-			id: string;
-			copy: Workflow;
-			credential: CredentialImport;
-		}> = [];
+		const runs: Array<{ sandbox: Sandbox; id: string } & ReturnType<typeof ownOrderExample>> = [];
 		for (let index = 0; index < options.count; index++) {
 			const sandbox = await startSandbox({ port: 0 });
 			sandboxes.push(sandbox);
 			const id = `${idPrefix}${String(index).padStart(2, '0')}`;
-			const ref = { id: `${id}-key`, name: `ERP sandbox of run ${index} (demo key)` };
 			const apiUrl = (await options.apiUrl?.(sandbox, index)) ?? sandbox.baseUrl;
-			const copy = withErpCredential(ownCopy(workflow, id), ref);
-			runs.push({ sandbox, id, copy, credential: { ...demoCredential(apiUrl), ...ref } });
+			runs.push({ sandbox, id, ...ownOrderExample(id, apiUrl, `run ${index}`) });
 		}
 		e2e = await startE2e({
 			folderPrefix,
 			log,
 			files,
 			credentials: async () => runs.map((r) => r.credential),
-			workflows: () => runs.map((r) => r.copy),
+			workflows: () => runs.map((r) => r.workflow),
 		});
 		for (const { id } of runs) await e2e.rest.activate(id);
 		const n8n = e2e;
 		outcomes = runs.map(
-			async ({ sandbox, id, copy }, index) =>
+			async ({ sandbox, id, webhookPath }, index) =>
 				await options.run(
 					{
 						sandbox,
@@ -219,7 +229,7 @@ export function useOrderBurstRuns<T>(options: {
 							await burstThroughN8n(
 								{
 									rest: n8n.rest,
-									webhookUrl: `${n8n.n8n!.url}/webhook/${webhookPathOf(copy)}`,
+									webhookUrl: `${n8n.n8n!.url}/webhook/${webhookPath}`,
 									workflowId: id,
 									sandbox,
 									oneAtATime: alone,

@@ -1,7 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- drives n8n from outside, not a node */
 /**
  * The ERP Trigger's replay checks in real n8n, shared by the regular-mode e2e file
- * (test/e2e/security.test.ts) and queue mode (test/queue-mode/order-burst.ts): deliveries
+ * (test/e2e/security.test.ts) and queue mode (test/queue-mode/trigger-replay.ts): deliveries
  * are posted to the production URL of whichever n8n process receives webhooks, and runs are
  * counted through n8n's REST API with the one counting helper (./count.ts).
  */
