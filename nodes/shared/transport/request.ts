@@ -197,10 +197,10 @@ async function failure(
 		resendable: request.resendable,
 		secrets: await currentSecrets(context, resolved),
 	};
-	const { answer } = last;
-	if (answer === undefined) {
-		const { networkCode, failureText } = last;
-		return networkError(node, networkCode, resolved.host, errorContext, attempts, failureText);
+	const { answer, outcome } = last;
+	if (outcome.kind === 'network' || answer === undefined) {
+		const network = outcome.kind === 'network' ? outcome : undefined;
+		return networkError(node, network?.code, resolved.host, errorContext, attempts, network?.text);
 	}
 	if (stop.reason === 'dailyQuota') {
 		return dailyQuotaError(node, answer.body, stop.waitSeconds, Date.now(), errorContext);
@@ -211,7 +211,7 @@ async function failure(
 		const facts = [waitSeconds, maxWaitSeconds, errorContext, waitedSeconds, estimated] as const;
 		return waitCapError(node, status, body, ...facts);
 	}
-	if (last.outcome.kind === 'badBody') return badBodyError(node, answer.status, errorContext);
+	if (outcome.kind === 'badBody') return badBodyError(node, answer.status, errorContext);
 	let extra: string | undefined;
 	if (stop.reason === 'exhausted') {
 		extra = `Gave up after ${attempts} attempts.`;
