@@ -49,13 +49,8 @@ export interface IdempotencyInput {
 
 /** `n8n-` followed by the SHA-256 (hex) of the request's identity. */
 export function deriveIdempotencyKey(input: IdempotencyInput): string {
-	const identity = canonicalJson([
-		input.workflowId,
-		input.nodeName,
-		input.method.toUpperCase(),
-		input.path,
-		input.body ?? null,
-	]);
+	const { workflowId, nodeName, method, path, body } = input;
+	const identity = canonicalJson([workflowId, nodeName, method.toUpperCase(), path, body ?? null]);
 	return `n8n-${createHash('sha256').update(identity).digest('hex')}`;
 }
 
@@ -136,11 +131,6 @@ export type AttemptResult =
 			atMs: number;
 	  };
 
-function apiCodeOf(body: unknown): string | undefined {
-	const code = (body as { error?: { code?: unknown } } | undefined)?.error?.code;
-	return typeof code === 'string' ? code : undefined;
-}
-
 /**
  * Sends once and settles `turn`. Throws at once (no retry can help) when the OAuth2 credential
  * must be reconnected or is not connected, or TLS 1.3 is refused.
@@ -190,7 +180,8 @@ export async function attemptOnce(
 		return { done: false, outcome: { kind: 'network', code, text }, atMs };
 	}
 	const info = readRateLimitHeaders(answer.headers, Date.now());
-	const apiCode = apiCodeOf(answer.body);
+	const code = (answer.body as { error?: { code?: unknown } } | undefined)?.error?.code;
+	const apiCode = typeof code === 'string' ? code : undefined;
 	settle(turn, { status: answer.status, apiCode, info }, atMs);
 	if (answer.status >= 200 && answer.status < 300) {
 		if (!isUnreadableBody(answer.body, answer.status, options.method as HttpMethod)) {
@@ -199,10 +190,6 @@ export async function attemptOnce(
 		}
 		return { done: false, outcome: { kind: 'badBody', info }, answer, atMs };
 	}
-	return {
-		done: false,
-		outcome: { kind: 'status', status: answer.status, apiCode, info },
-		answer,
-		atMs,
-	};
+	const outcome = { kind: 'status' as const, status: answer.status, apiCode, info };
+	return { done: false, outcome, answer, atMs };
 }
