@@ -6,7 +6,7 @@
 import type { ICredentialDataDecryptedObject, INode } from 'n8n-workflow';
 
 import { apiConventionProperties } from './credentialFields';
-import { invalid, labelOf, show } from './validation';
+import { invalid, labelOf, show, toEnum } from './validation';
 
 /** A path in a JSON answer: the names of the keys from the top, such as ['pagination', 'next_cursor']. */
 export type JsonPath = string[];
@@ -18,15 +18,13 @@ export interface ListConventions {
 	nextCursorPath: JsonPath;
 }
 
-export type HmacAlgorithm = 'sha256' | 'sha512' | 'sha1';
-
 export type SignatureScheme =
 	| { kind: 'standardWebhooks' }
 	| {
 			kind: 'bodyHmac';
 			/** Header names in lower case. */
 			header: string;
-			algorithm: HmacAlgorithm;
+			algorithm: 'sha256' | 'sha512' | 'sha1';
 			encoding: 'hex' | 'base64';
 			prefix: string;
 			timestampHeader?: string;
@@ -113,13 +111,8 @@ export function readConventions(
 		}
 		return value.split('.');
 	};
-	const oneOf = <T extends string>(name: string, allowed: readonly T[]): T => {
-		const value = raw(name);
-		if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) {
-			throw invalid(at(name), `expected one of ${allowed.join(', ')}, got ${show(value)}`);
-		}
-		return value as T;
-	};
+	const oneOf = <T extends string>(name: string, allowed: readonly T[]): T =>
+		toEnum(at(name), raw(name), allowed);
 
 	const list: ListConventions = {
 		cursorParam: named('cursorParam', QUERY_NAME, 'query parameter name'),
