@@ -19,16 +19,15 @@ export function findProperty(
 	properties: readonly Described[],
 	name: string,
 ): INodeProperties | undefined {
-	for (const property of properties) {
-		if ('name' in property && property.name === name && 'type' in property) return property;
-	}
+	const own = properties.find((p) => 'name' in p && p.name === name && 'type' in p);
+	if (own) return own as INodeProperties;
 	for (const property of properties) {
 		const nested =
 			'values' in property ? property.values : 'options' in property ? property.options : undefined;
-		if (!Array.isArray(nested) || !nested.every((o) => typeof o === 'object' && 'displayName' in o))
-			continue;
-		const found = findProperty(nested as Described[], name);
-		if (found) return found;
+		if (Array.isArray(nested) && nested.every((o) => typeof o === 'object' && 'displayName' in o)) {
+			const found = findProperty(nested as Described[], name);
+			if (found) return found;
+		}
 	}
 	return undefined;
 }
@@ -195,19 +194,16 @@ export function toId(source: ValueSource, value: unknown, kind: IdKind): string 
 
 /** A calendar date `YYYY-MM-DD` that exists (2026-02-30 is refused). */
 export function toDate(source: ValueSource, value: unknown): string {
-	const text = typeof value === 'string' ? value.trim() : value;
-	const match = typeof text === 'string' ? /^(\d{4})-(\d{2})-(\d{2})$/.exec(text) : null;
-	if (!match) throw invalid(source, `expected a date YYYY-MM-DD, got ${show(value)}`);
-	const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-	const date = new Date(Date.UTC(year, month - 1, day));
-	if (
-		date.getUTCFullYear() !== year ||
-		date.getUTCMonth() !== month - 1 ||
-		date.getUTCDate() !== day
-	) {
+	const text = typeof value === 'string' ? value.trim() : '';
+	if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) {
+		throw invalid(source, `expected a date YYYY-MM-DD, got ${show(value)}`);
+	}
+	const [year, month, day] = text.split('-').map(Number);
+	// Date.UTC rolls an impossible day over (February 30 to March 2), and years under 100 to 19xx.
+	if (new Date(Date.UTC(year, month - 1, day)).toISOString().slice(0, 10) !== text) {
 		throw invalid(source, `${show(value)} is not a real date`);
 	}
-	return text as string;
+	return text;
 }
 
 /** Checks that a start date is not after an end date (both already valid `YYYY-MM-DD`). */
