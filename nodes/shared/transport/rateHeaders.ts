@@ -29,15 +29,10 @@ const EPOCH_SECONDS_FROM = 1e9;
 
 /** A header's value (case-insensitive name; the first of several), trimmed. */
 export function header(headers: Headers | undefined, name: string): string | undefined {
-	if (!headers) return undefined;
-	const wanted = name.toLowerCase();
-	for (const [key, value] of Object.entries(headers)) {
-		if (key.toLowerCase() === wanted) {
-			const first = Array.isArray(value) ? value[0] : value;
-			return first === undefined || first === null ? undefined : String(first).trim();
-		}
-	}
-	return undefined;
+	const key = Object.keys(headers ?? {}).find((k) => k.toLowerCase() === name.toLowerCase());
+	const value = key === undefined ? undefined : headers![key];
+	const first = Array.isArray(value) ? value[0] : value;
+	return first === undefined || first === null ? undefined : String(first).trim();
 }
 
 /** A non-negative decimal number, else undefined. */
