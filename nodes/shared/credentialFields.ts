@@ -56,8 +56,8 @@ const text = (
 	field: Pick<INodeProperties, 'displayName' | 'name' | 'default' | 'placeholder' | 'description'>,
 	displayOptions = whenCustom,
 ): INodeProperties => {
-	const { displayName, name, ...rest } = field; // the keys in the order of the other fields
-	return { displayName, name, type: 'string', displayOptions, ...rest };
+	const { displayName, name, default: fallback, ...rest } = field; // keys in the usual order
+	return { displayName, name, type: 'string', displayOptions, default: fallback, ...rest };
 };
 
 /**

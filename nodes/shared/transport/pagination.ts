@@ -44,41 +44,39 @@ async function readPage(
 		const qs: IDataObject = { ...page.qs, [pageSizeParam]: limit };
 		if (page.cursor !== undefined) qs[cursorParam] = page.cursor;
 		if (limit === undefined) delete qs[pageSizeParam];
-		const { body } = await send(
-			context,
-			resolved,
-			{ method: 'GET', path, qs, itemIndex },
-			settings,
-		);
+		const request = { method: 'GET' as const, path, qs, itemIndex };
+		const { body } = await send(context, resolved, request, settings);
 		const data = valueAt(body, itemsPath);
-		if (Array.isArray(data))
-			return { data: data as IDataObject[], next: valueAt(body, nextCursorPath) };
-		throw makeError(
-			resolved.node,
-			`The ERP API answered GET ${path} with something that is not a list (no "${itemsPath.join('.')}" array)`,
-			"Check that the Base URL points to the ERP API v1, and where your ERP puts a list's items: the credential's Items Path (Custom API Conventions).",
-			{ code: 'invalid_list_response' },
-			itemIndex,
-		);
+		if (!Array.isArray(data)) {
+			throw makeError(
+				resolved.node,
+				`The ERP API answered GET ${path} with something that is not a list (no "${itemsPath.join('.')}" array)`,
+				"Check that the Base URL points to the ERP API v1, and where your ERP puts a list's items: the credential's Items Path (Custom API Conventions).",
+				{ code: 'invalid_list_response' },
+				itemIndex,
+			);
+		}
+		return { data: data as IDataObject[], next: valueAt(body, nextCursorPath) };
 	};
 	const key = pageSizeKey(resolved.node, resolved.credentialType, resolved.baseUrl);
 	const limit = limitToSend(key, page.wanted);
-	try {
-		return await ask(limit);
-	} catch (error) {
-		// Only a refusal of the page size falls back, once: a refusal of the smaller page fails as it is.
-		const refusal =
-			mayFallBack && limit !== undefined
-				? limitRefusal(apiErrorFacts(error), limit, pageSizeParam)
-				: undefined;
-		if (refusal === undefined || limit === undefined) throw error;
-		rememberRefusal(key, limit, refusal.maximum);
-		const smaller = limitToSend(key, page.wanted);
-		context.logger.info(
-			`ERP API refused ${pageSizeParam}=${limit} on GET ${path}; reading ${smaller === undefined ? "the server's default page size" : `pages of ${smaller}`} from now on with this credential`,
-		);
-		return await ask(smaller);
-	}
+	// The transport's errors go on unchanged, but for a first refusal of the page size (once only).
+	const first = await ask(limit).then(
+		(read) => ({ ok: true as const, read }),
+		(error: unknown) => ({ ok: false as const, error }),
+	);
+	if (first.ok) return first.read;
+	const refusal =
+		mayFallBack && limit !== undefined
+			? limitRefusal(apiErrorFacts(first.error), limit, pageSizeParam)
+			: undefined;
+	if (refusal === undefined || limit === undefined) throw first.error;
+	rememberRefusal(key, limit, refusal.maximum);
+	const smaller = limitToSend(key, page.wanted);
+	context.logger.info(
+		`ERP API refused ${pageSizeParam}=${limit} on GET ${path}; reading ${smaller === undefined ? "the server's default page size" : `pages of ${smaller}`} from now on with this credential`,
+	);
+	return await ask(smaller);
 }
 
 function clampPageSize(pageSize: number | undefined): number {
