@@ -9,17 +9,9 @@ import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 
 import { withTlsMinimum } from '../tls';
 import { errorChain } from './apiError';
-import {
-	answerFromError,
-	isNotConnected,
-	isReconnectNeeded,
-	isTlsVersionRefusal,
-	isUnreadableBody,
-	networkCodeFromError,
-} from './classify';
+import { answerFromError, fatalError, isUnreadableBody, networkCodeFromError } from './classify';
 import type { HttpAnswer } from './classify';
 import type { ResolvedCredential } from './credentials';
-import { notConnectedError, reconnectError, tlsVersionError } from './errors';
 import { clockMs, settle } from './pacer';
 import type { Turn } from './pacer';
 import { readRateLimitHeaders } from './rateHeaders';
@@ -131,10 +123,7 @@ export type AttemptResult =
 			atMs: number;
 	  };
 
-/**
- * Sends once and settles `turn`. Throws at once (no retry can help) when the OAuth2 credential
- * must be reconnected or is not connected, or TLS 1.3 is refused.
- */
+/** Sends once and settles `turn`; throws at once a failure no retry can help (classify.ts). */
 export async function attemptOnce(
 	context: ErpContext,
 	resolved: ResolvedCredential,
@@ -157,13 +146,7 @@ export async function attemptOnce(
 		answer = { status: response.statusCode, headers: response.headers ?? {}, body: response.body };
 	} catch (error) {
 		chain = errorChain(error);
-		const fatal = isReconnectNeeded(chain)
-			? reconnectError(resolved.node, itemIndex)
-			: isNotConnected(chain)
-				? notConnectedError(resolved.node, itemIndex)
-				: isTlsVersionRefusal(chain)
-					? tlsVersionError(resolved.node, resolved.host, itemIndex)
-					: undefined;
+		const fatal = fatalError(chain, resolved.node, resolved.host, itemIndex);
 		if (fatal) {
 			settle(turn);
 			throw fatal;

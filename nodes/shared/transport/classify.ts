@@ -1,6 +1,8 @@
-// What a failed call from n8n's request helper was (an HTTP answer, a network failure, an OAuth2
-// credential to reconnect, a TLS version refused), and whether a 2xx body is readable.
-import type { IDataObject } from 'n8n-workflow';
+// What a failed call from n8n's request helper was (an HTTP answer, a network failure, a failure
+// no retry can help), and whether a 2xx body is readable.
+import type { IDataObject, INode, NodeApiError } from 'n8n-workflow';
+
+import { notConnectedError, reconnectError, tlsVersionError } from './errors';
 
 type Chain = Array<Record<string, unknown>>;
 
@@ -63,33 +65,31 @@ export function networkCodeFromError(chain: Chain): string | undefined {
 	return undefined;
 }
 
-export function isReconnectNeeded(chain: Chain): boolean {
-	return chain.some((entry) => {
-		const failure = entry.failure as { cause?: unknown } | undefined;
-		const body = entry.body as { error?: unknown } | undefined;
-		const message = typeof entry.message === 'string' ? entry.message : '';
-		return (
-			failure?.cause === 'credential-invalid' ||
-			body?.error === 'invalid_grant' ||
-			/needs to be reconnected|no refresh token/i.test(message)
-		);
-	});
-}
-
-export function isNotConnected(chain: Chain): boolean {
-	return chain.some(
-		(entry) =>
-			typeof entry.message === 'string' &&
-			/credentials not connected|unable to sign without access token/i.test(entry.message),
-	);
-}
-
 /**
- * The TLS handshake failed on the version: the server offers no TLS 1.3 (../tls.ts). OpenSSL
- * reports the server's protocol_version alert or a version it refuses; never retried.
+ * The error of a failure no retry can help, else undefined: the OAuth2 credential must be
+ * reconnected (its refresh token refused) or was never connected, or the server offers no TLS 1.3
+ * (../tls.ts; OpenSSL reports the server's protocol_version alert or a version it refuses).
  */
-export function isTlsVersionRefusal(chain: Chain): boolean {
-	return chain.some(
+export function fatalError(
+	chain: Chain,
+	node: INode,
+	host: string,
+	itemIndex: number | undefined,
+): NodeApiError | undefined {
+	const message = (entry: Chain[number]) =>
+		typeof entry.message === 'string' ? entry.message : '';
+	const reconnect = chain.some(
+		(entry) =>
+			(entry.failure as { cause?: unknown } | undefined)?.cause === 'credential-invalid' ||
+			(entry.body as { error?: unknown } | undefined)?.error === 'invalid_grant' ||
+			/needs to be reconnected|no refresh token/i.test(message(entry)),
+	);
+	if (reconnect) return reconnectError(node, itemIndex);
+	const notConnected = /credentials not connected|unable to sign without access token/i;
+	if (chain.some((entry) => notConnected.test(message(entry)))) {
+		return notConnectedError(node, itemIndex);
+	}
+	const tls = chain.some(
 		(entry) =>
 			codesOf(entry).some(
 				(c) => c === 'ERR_SSL_UNSUPPORTED_PROTOCOL' || c === 'ERR_SSL_TLSV1_ALERT_PROTOCOL_VERSION',
@@ -98,6 +98,7 @@ export function isTlsVersionRefusal(chain: Chain): boolean {
 				/alert protocol version|SSL routines:[^:]*:unsupported protocol/i.test(t),
 			),
 	);
+	return tls ? tlsVersionError(node, host, itemIndex) : undefined;
 }
 
 /** A 2xx body that is not the JSON we asked for (cut off, HTML, ...). */
