@@ -48,22 +48,15 @@ export function labelOf(properties: readonly Described[], ...names: string[]): s
 	return labels.join(' › ');
 }
 
-export function invalid(
-	source: ValueSource,
-	problem: string,
-	description?: string,
-): NodeOperationError {
+export function invalid(source: ValueSource, problem: string, description?: string) {
 	// The item number means nothing to an AI Agent calling the tool variant (type "…Tool") with one
 	// item; a trigger's options belong to no item.
 	const where =
 		source.itemIndex === undefined || String(source.node.type).endsWith('Tool')
 			? ''
 			: ` [item ${source.itemIndex}]`;
-	return new NodeOperationError(
-		source.node,
-		`Invalid value for "${source.label}": ${problem}${where}`,
-		{ itemIndex: source.itemIndex, description },
-	);
+	const message = `Invalid value for "${source.label}": ${problem}${where}`;
+	return new NodeOperationError(source.node, message, { itemIndex: source.itemIndex, description });
 }
 
 /** The value as shown in a message, long values cut. */
@@ -153,11 +146,7 @@ export function toText(source: ValueSource, value: unknown, limit: TextLimit): s
 }
 
 /** Text the API accepts empty (phone, address): as given, `null` when none; else as `toText`. */
-export function toOptionalText(
-	source: ValueSource,
-	value: unknown,
-	limit: TextLimit,
-): string | null {
+export function toOptionalText(source: ValueSource, value: unknown, limit: TextLimit) {
 	if (value === undefined || value === null) return null;
 	return checkLength(source, asText(source, value), limit);
 }
