@@ -116,13 +116,9 @@ async function* pages(
 	let count = 0;
 	while (max === undefined || count < max) {
 		const wanted = max === undefined ? pageSize : Math.min(pageSize, max - count);
-		const page = await readPage(
-			context,
-			resolved,
-			{ path, qs, wanted, cursor, itemIndex },
-			settings,
-			count === 0 && cursor === options.cursor,
-		);
+		const request = { path, qs, wanted, cursor, itemIndex };
+		const first = count === 0 && cursor === options.cursor;
+		const page = await readPage(context, resolved, request, settings, first);
 		let items = page.data;
 		if (max !== undefined && items.length > max - count) items = items.slice(0, max - count);
 		count += items.length;
@@ -155,14 +151,8 @@ export async function erpListPage(
 ): Promise<{ data: IDataObject[]; nextCursor?: string }> {
 	const { cursor, itemIndex } = options;
 	const resolved = await resolveCredential(this, itemIndex);
-	const wanted = clampPageSize(options.pageSize);
-	const page = await readPage(
-		this,
-		resolved,
-		{ path, qs, wanted, cursor, itemIndex },
-		settings,
-		true,
-	);
+	const request = { path, qs, wanted: clampPageSize(options.pageSize), cursor, itemIndex };
+	const page = await readPage(this, resolved, request, settings, true);
 	return { data: page.data, nextCursor: cursorOf(page.next) };
 }
 
