@@ -61,11 +61,9 @@ const text = (
 };
 
 /**
- * Custom API Conventions: what an ERP may name differently from docs/api-contract.md. Closed by
- * default; every default is the contract's, so a credential saved before these fields existed
- * behaves exactly as before. Read and checked by ../shared/conventions.ts, which takes each
- * setting's default from here (the one place the contract's names are written) and uses every
- * default with the switch off.
+ * Custom API Conventions: what an ERP may name differently from docs/api-contract.md, off by
+ * default. Each default is the contract's name, written only here: conventions.ts reads them, so a
+ * credential saved before these fields existed behaves as before.
  */
 export const apiConventionProperties: INodeProperties[] = [
 	{

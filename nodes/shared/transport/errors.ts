@@ -119,10 +119,8 @@ export function waitCapError(
 	waitSeconds: number,
 	maxWaitSeconds: number,
 	context: ErpErrorContext,
-	/** How long the request already waited for the rate limit (its turns), when it did. */
-	waitedSeconds = 0,
-	/** The API named no wait (a bare 429): `waitSeconds` is when the pacer would try the key again. */
-	estimated = false,
+	waitedSeconds = 0, // already waited for the rate limit
+	estimated = false, // a bare 429: `waitSeconds` is when the pacer tries the key again
 ): NodeApiError {
 	const api = readApiError(body, context.secrets);
 	const asked = Math.ceil(waitSeconds);
