@@ -1,6 +1,6 @@
 // Credential guards: the one place that decides whether a request may leave, used by the
-// credentials' `authenticate` (so the credential test and the HTTP Request node are covered), by the
-// transport before every request, and by the trigger. Pure; messages never contain the key.
+// credentials' `authenticate` (so the credential test and the HTTP Request node are covered), by
+// the transport before every request, and by the trigger. Pure; messages never contain the key.
 
 const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
 

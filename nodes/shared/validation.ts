@@ -5,7 +5,7 @@
 import type { INode, INodeProperties, INodePropertyCollection } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-/** Where a value came from: the node, the parameter's label and the input item (none for a trigger). */
+/** Where a value came from: the node, the parameter's label, the input item (none for a trigger). */
 export interface ValueSource {
 	node: INode;
 	label: string;
@@ -77,7 +77,7 @@ export function isBlank(value: unknown): boolean {
 	);
 }
 
-/** A whole number, or a string of digits; `12.5`, `"12,5"`, `"1e3"` are refused, never truncated. */
+/** A whole number or a string of digits; `12.5`, `"12,5"` or `"1e3"` are refused, not rounded. */
 export function toInteger(
 	source: ValueSource,
 	value: unknown,

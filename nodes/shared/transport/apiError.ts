@@ -4,7 +4,7 @@
 import { NodeApiError } from 'n8n-workflow';
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 
-/** Scrubs the credential's own secret values (an API may echo them), then anything like a key or token. */
+/** Scrubs the credential's secrets (an API may echo them), then anything like a key or token. */
 export function redactSecrets(text: string, secrets: readonly string[] = []): string {
 	let result = text;
 	for (const secret of secrets) {
@@ -126,7 +126,7 @@ export function errorChain(error: unknown): Array<Record<string, unknown>> {
 	return chain;
 }
 
-/** The ERP facts of an error the transport threw, also through a wrapper (its causes); else undefined. */
+/** The ERP facts of a transport error, also through a wrapper (its causes); else undefined. */
 export function apiErrorFacts(error: unknown): Readonly<ErpErrorFacts> | undefined {
 	for (const entry of errorChain(error)) {
 		const facts = (entry.context as IDataObject | undefined)?.[ERROR_MARK];

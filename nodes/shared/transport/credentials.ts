@@ -56,7 +56,7 @@ export async function getListConventions(
 	return readConventions(credentials, context.getNode(), itemIndex).list;
 }
 
-/** What a request needs from the node and its credential, resolved once (per request or per list). */
+/** What a request needs from the node and its credential, read once per request or per list. */
 export interface ResolvedCredential {
 	node: INode;
 	authentication: 'apiKey' | 'oAuth2';
@@ -129,7 +129,7 @@ export async function resolveCredential(
 	};
 }
 
-/** The secrets to scrub from an error: OAuth2 tokens may have been refreshed since `resolveCredential`. */
+/** The secrets to scrub from an error (OAuth2 tokens may have been refreshed since). */
 export async function currentSecrets(
 	context: ErpContext,
 	resolved: ResolvedCredential,

@@ -157,7 +157,7 @@ export function badBodyError(node: INode, status: number, context: ErpErrorConte
 	);
 }
 
-/** For a request whose answer was lost and that was not resent: what to know before running it again. */
+/** What to know before running again a request whose answer was lost and was not resent. */
 export function mayHaveBeenApplied(
 	method: HttpMethod,
 	resendable = isIdempotentMethod(method),

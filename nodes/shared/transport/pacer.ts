@@ -1,9 +1,9 @@
 // The pacer: each key's rate, in one place, whatever limiter the ERP or a gateway runs (fixed or
 // sliding windows, token or leaky buckets) and whatever it reports.
-// - Requests of a key are spaced evenly, a little under the rate known (RATE_MARGIN): the ERP's
-//   headers, else the credential's Rate Limit, else the specification's 100 per minute. Only the
-//   head of the key's queue goes, one interval after the last (a timer's lateness never adds up):
-//   never a burst. Headers cap the rate; they never grant a burst.
+// - Requests of a key are spaced evenly, a little under the rate known (the ERP's headers, else the
+//   credential's Rate Limit, else the specification's 100 per minute): only the head of the key's
+//   queue goes, one interval after the last (a timer's lateness never adds up). Never a burst:
+//   headers cap the rate, they never grant one.
 // - A 429 (whatever the headers said) halves the rate, once per round of requests sent since the
 //   last cut, down to a sixteenth of the known rate; each accepted request then adds back a
 //   fiftieth of the rate where the refusals began (as TCP finds a link's capacity), so an unknown

@@ -157,7 +157,7 @@ export const DIALECTS: ReadonlyArray<{
 	},
 ];
 
-/** The budget, from the first dialect present that gives both remaining and reset, else the first present. */
+/** The budget: the first dialect present with both remaining and reset, else the first present. */
 export function readBudget(
 	headers: Headers | undefined,
 	nowMs: number,

@@ -26,12 +26,12 @@ import { clockMs, closedUntilMs, takeTurn, wait } from './pacer';
 import { DEFAULT_MAX_WAIT_SECONDS, isIdempotentMethod } from './settings';
 import type { ErpContext, ErpRequest, ErpRequestSettings, HttpMethod } from './settings';
 
-/** Retries after a lost answer (a 429 is not one). The n-th waits a random time in [0, min(cap, base * 2^n)]. */
+/** Retries after a lost answer (never a 429). */
 export const MAX_RETRIES = 5;
 export const BACKOFF_BASE_SECONDS = 0.5;
 export const BACKOFF_CAP_SECONDS = 30;
 
-/** Network codes after which the request may or may not have been processed (ECONNREFUSED: it was not). */
+/** Network codes after which the request may have been processed (never after ECONNREFUSED). */
 const TRANSIENT_CODES = [
 	'ECONNRESET',
 	'ETIMEDOUT',
@@ -42,7 +42,7 @@ const TRANSIENT_CODES = [
 	'ERR_BAD_RESPONSE',
 ];
 
-/** Full-jitter exponential backoff for the retry number `retry` (0 for the first retry). */
+/** Full-jitter backoff: retry `retry` (0: the first) waits at random in [0, min(cap, base * 2^retry)]. */
 export function backoffSeconds(retry: number, random: () => number): number {
 	return random() * Math.min(BACKOFF_CAP_SECONDS, BACKOFF_BASE_SECONDS * 2 ** retry);
 }

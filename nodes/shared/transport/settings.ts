@@ -139,7 +139,7 @@ export function authenticationOf(context: ErpContext, itemIndex?: number): 'apiK
 /** Longest custom Idempotency-Key accepted (the common limit of APIs that take one). */
 const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 
-/** Reads and checks `requestOptions`: an invalid value fails naming the option, before any request. */
+/** Reads `requestOptions`, checked: an invalid value fails naming the option, before any request. */
 export function getRequestSettings(context: ErpContext, itemIndex?: number): ErpRequestSettings {
 	const options = (nodeParameter(context, 'requestOptions', itemIndex, {}) ?? {}) as IDataObject;
 	const invalid = (option: string, expected: string) => {
