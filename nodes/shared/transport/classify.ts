@@ -1,6 +1,6 @@
 // What a failed call from n8n's request helper was (an HTTP answer, a network failure, a failure
 // no retry can help), and whether a 2xx body is readable.
-import type { IDataObject, INode, NodeApiError } from 'n8n-workflow';
+import type { IDataObject, INode } from 'n8n-workflow';
 
 import { notConnectedError, reconnectError, tlsVersionError } from './errors';
 
@@ -70,12 +70,7 @@ export function networkCodeFromError(chain: Chain): string | undefined {
  * reconnected (its refresh token refused) or was never connected, or the server offers no TLS 1.3
  * (../tls.ts; OpenSSL reports the server's protocol_version alert or a version it refuses).
  */
-export function fatalError(
-	chain: Chain,
-	node: INode,
-	host: string,
-	itemIndex: number | undefined,
-): NodeApiError | undefined {
+export function fatalError(chain: Chain, node: INode, host: string, itemIndex?: number) {
 	const message = (entry: Chain[number]) =>
 		typeof entry.message === 'string' ? entry.message : '';
 	const reconnect = chain.some(

@@ -48,10 +48,7 @@ export async function getGuardedCredentials(
 }
 
 /** The credential's list conventions, checked, for code that needs them without reading a list. */
-export async function getListConventions(
-	context: ErpContext,
-	itemIndex?: number,
-): Promise<ListConventions> {
+export async function getListConventions(context: ErpContext, itemIndex?: number) {
 	const credentials = await getGuardedCredentials(context, itemIndex);
 	return readConventions(credentials, context.getNode(), itemIndex).list;
 }
@@ -130,10 +127,7 @@ export async function resolveCredential(
 }
 
 /** The secrets to scrub from an error (OAuth2 tokens may have been refreshed since). */
-export async function currentSecrets(
-	context: ErpContext,
-	resolved: ResolvedCredential,
-): Promise<string[]> {
+export async function currentSecrets(context: ErpContext, resolved: ResolvedCredential) {
 	if (resolved.authentication !== 'oAuth2') return resolved.secrets;
 	try {
 		const fresh = await (context as IExecuteFunctions).getCredentials(resolved.credentialType);

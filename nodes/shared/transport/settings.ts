@@ -122,11 +122,11 @@ export const requestOptionsDescription: INodeProperties = {
 function nodeParameter(
 	context: ErpContext,
 	name: string,
-	itemIndex: number | undefined,
+	index: number | undefined,
 	fallback: unknown,
 ) {
 	return typeof (context as IExecuteFunctions).getInputData === 'function'
-		? (context as IExecuteFunctions).getNodeParameter(name, itemIndex ?? 0, fallback)
+		? (context as IExecuteFunctions).getNodeParameter(name, index ?? 0, fallback)
 		: (context as IHookFunctions).getNodeParameter(name, fallback);
 }
 
