@@ -42,7 +42,7 @@ const TRANSIENT_CODES = [
 	'ERR_BAD_RESPONSE',
 ];
 
-/** Full-jitter backoff: retry `retry` (0: the first) waits at random in [0, min(cap, base * 2^retry)]. */
+/** Full-jitter backoff: a random wait in [0, min(cap, base * 2^retry)]; retry 0 is the first. */
 export function backoffSeconds(retry: number, random: () => number): number {
 	return random() * Math.min(BACKOFF_CAP_SECONDS, BACKOFF_BASE_SECONDS * 2 ** retry);
 }
