@@ -3,7 +3,7 @@
 // signatures and what each file holds.
 //
 // Behaviour: guards before anything leaves; JSON in and out; every request of a key spaced evenly
-// at its rate, which a 429 slows down (pacer.ts); GET and DELETE also resent after a lost answer
+// at its rate, which a refusal slows down (pacer.ts); GET and DELETE also resent after a lost answer
 // (5xx, reset, timeout, unreadable body), any method after a refused connection; every POST carries
 // an Idempotency-Key. Lists follow the credential's Custom API Conventions (../conventions.ts); a
 // first page refused for its size is read again once with a smaller one, remembered per credential
