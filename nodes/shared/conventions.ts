@@ -1,12 +1,12 @@
-// Custom API Conventions: the credential's settings for what an ERP may name differently from
-// docs/api-contract.md (credentialFields.ts `apiConventionProperties`), read and checked once into
-// data. Each part goes to the one place that uses it: `list` to the list reader
-// (transport/pagination.ts), `signature` to the trigger's signature check, `event` to its event
-// reader. With the switch off (the default), every value is the contract's, whatever is stored.
+// Custom API Conventions: what an ERP may name differently from docs/api-contract.md (the
+// credential's fields, credentialFields.ts), read and checked into data for the one place that
+// uses each part: `list` the list reader (transport/pagination.ts), `signature` the trigger's
+// signature check, `event` its event reader. Switched off (the default), every value is the
+// contract's, whatever is stored.
 import type { ICredentialDataDecryptedObject, INode } from 'n8n-workflow';
 
 import { apiConventionProperties } from './credentialFields';
-import { invalid, labelOf, show } from './validation';
+import { invalid, labelOf, show, toEnum } from './validation';
 
 /** A path in a JSON answer: the names of the keys from the top, such as ['pagination', 'next_cursor']. */
 export type JsonPath = string[];
@@ -18,15 +18,13 @@ export interface ListConventions {
 	nextCursorPath: JsonPath;
 }
 
-export type HmacAlgorithm = 'sha256' | 'sha512' | 'sha1';
-
 export type SignatureScheme =
 	| { kind: 'standardWebhooks' }
 	| {
 			kind: 'bodyHmac';
 			/** Header names in lower case. */
 			header: string;
-			algorithm: HmacAlgorithm;
+			algorithm: 'sha256' | 'sha512' | 'sha1';
 			encoding: 'hex' | 'base64';
 			prefix: string;
 			timestampHeader?: string;
@@ -59,8 +57,8 @@ export function valueAt(value: unknown, path: JsonPath): unknown {
 	return current;
 }
 
-const PATH_SEGMENT = /^[A-Za-z0-9_$@-]+$/;
-// An event type as the ERP names them (stock.bas, vente.creee).
+// A JSON path (names separated by dots); an event type as the ERP names them (stock.bas).
+const JSON_PATH = /^[A-Za-z0-9_$@-]+(\.[A-Za-z0-9_$@-]+)*$/;
 const EVENT_TYPE = /^[A-Za-z0-9_.-]{1,100}$/;
 // A query parameter name as APIs spell them: letters, digits, _ - . and brackets (page[after]).
 const QUERY_NAME = /^[A-Za-z0-9_.\-[\]]+$/;
@@ -68,15 +66,10 @@ const QUERY_NAME = /^[A-Za-z0-9_.\-[\]]+$/;
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const MAX_NAME_LENGTH = 100;
 
-/** A setting's default: the contract's name, as the credential field gives it (credentialFields.ts). */
-function conventionDefault(name: string): unknown {
-	return apiConventionProperties.find((property) => property.name === name)?.default;
-}
-
 /**
- * The credential's conventions, checked. A setting that cannot work is a NodeOperationError naming
- * it (the shared input-check message), raised before any request or on the delivery it concerns.
- * With the switch off, every setting is its default, whatever is stored.
+ * The credential's conventions, checked: a setting that cannot work is a NodeOperationError naming
+ * it, before any request or on the delivery it concerns. A setting's default (the contract's name)
+ * is its credential field's.
  */
 export function readConventions(
 	credentials: ICredentialDataDecryptedObject,
@@ -90,7 +83,8 @@ export function readConventions(
 		label: `ERP credential › ${labelOf(apiConventionProperties, name)}`,
 		itemIndex,
 	});
-	const raw = (name: string): unknown => stored[name] ?? conventionDefault(name);
+	const raw = (name: string): unknown =>
+		stored[name] ?? apiConventionProperties.find((property) => property.name === name)?.default;
 	const text = (name: string): string => {
 		const value = raw(name);
 		if (typeof value !== 'string') throw invalid(at(name), `expected a text, got ${show(value)}`);
@@ -106,24 +100,19 @@ export function readConventions(
 	};
 	const optionalHeader = (name: string): string | undefined =>
 		text(name) === '' ? undefined : named(name, HEADER_NAME, 'header name').toLowerCase();
+	const isPath = (value: string) => value.length <= 200 && JSON_PATH.test(value);
 	const path = (name: string): JsonPath => {
 		const value = text(name);
-		const segments = value.split('.');
-		if (value === '' || value.length > 200 || !segments.every((s) => PATH_SEGMENT.test(s))) {
+		if (!isPath(value)) {
 			throw invalid(
 				at(name),
 				`expected names separated by dots, such as pagination.next_cursor, got ${show(value)}`,
 			);
 		}
-		return segments;
+		return value.split('.');
 	};
-	const oneOf = <T extends string>(name: string, allowed: readonly T[]): T => {
-		const value = raw(name);
-		if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) {
-			throw invalid(at(name), `expected one of ${allowed.join(', ')}, got ${show(value)}`);
-		}
-		return value as T;
-	};
+	const oneOf = <T extends string>(name: string, allowed: readonly T[]): T =>
+		toEnum(at(name), raw(name), allowed);
 
 	const list: ListConventions = {
 		cursorParam: named('cursorParam', QUERY_NAME, 'query parameter name'),
@@ -162,14 +151,7 @@ export function readConventions(
 		for (const pair of text(name).split(',')) {
 			if (pair.trim() === '') continue;
 			const [type, where, ...rest] = pair.split('=').map((part) => part.trim());
-			const segments = (where ?? '').split('.');
-			if (
-				rest.length > 0 ||
-				!EVENT_TYPE.test(type) ||
-				where === undefined ||
-				where.length > 200 ||
-				!segments.every((s) => PATH_SEGMENT.test(s))
-			) {
+			if (rest.length > 0 || !EVENT_TYPE.test(type) || where === undefined || !isPath(where)) {
 				throw invalid(
 					at(name),
 					`expected type=path pairs separated by commas, such as stock.bas=mouvement_id, got ${show(pair.trim())}`,
@@ -178,7 +160,7 @@ export function readConventions(
 			if (Object.prototype.hasOwnProperty.call(paths, type)) {
 				throw invalid(at(name), `${type} is given twice`);
 			}
-			paths[type] = segments;
+			paths[type] = where.split('.');
 		}
 		return paths;
 	};

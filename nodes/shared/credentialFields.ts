@@ -47,16 +47,23 @@ export const rateLimitProperty: INodeProperties = {
 		"Optional: the rate your ERP contract allows for this key, if its answers do not report it. Requests are then spaced to it from the first one. Leave at 0 to start from the API's default (100 per minute) and learn the limit from the answers. Rate-limit headers, when the ERP sends them, always take precedence.",
 };
 
-/** Shows a field only when Custom API Conventions is on. */
+/** Shows a field only when Custom API Conventions is on (and for HMAC signatures). */
 const whenCustom = { show: { customConventions: [true] } };
 const whenHmac = { show: { customConventions: [true], signatureScheme: ['bodyHmac'] } };
 
+/** A text field of Custom API Conventions. */
+const text = (
+	field: Pick<INodeProperties, 'displayName' | 'name' | 'default' | 'placeholder' | 'description'>,
+	displayOptions = whenCustom,
+): INodeProperties => {
+	const { displayName, name, default: fallback, ...rest } = field; // keys in the usual order
+	return { displayName, name, type: 'string', displayOptions, default: fallback, ...rest };
+};
+
 /**
- * Custom API Conventions: what an ERP may name differently from docs/api-contract.md. Closed by
- * default; every default is the contract's, so a credential saved before these fields existed
- * behaves exactly as before. Read and checked by ../shared/conventions.ts, which takes each
- * setting's default from here (the one place the contract's names are written) and uses every
- * default with the switch off.
+ * Custom API Conventions: what an ERP may name differently from docs/api-contract.md, off by
+ * default. Each default is the contract's name, written only here: conventions.ts reads them, so a
+ * credential saved before these fields existed behaves as before.
  */
 export const apiConventionProperties: INodeProperties[] = [
 	{
@@ -67,44 +74,36 @@ export const apiConventionProperties: INodeProperties[] = [
 		description:
 			'Whether your ERP names list parameters, list answers, webhook signatures or events differently from the defaults (cursor, limit, data, pagination.next_cursor, Standard Webhooks, event type and ID). See the guide "Connecting to your ERP" (docs/connecting.md).',
 	},
-	{
+	text({
 		displayName: 'Cursor Query Parameter',
 		name: 'cursorParam',
-		type: 'string',
-		displayOptions: whenCustom,
 		default: 'cursor',
 		placeholder: 'starting_after',
 		description: 'The query parameter that asks a list for the page after a cursor',
-	},
-	{
+	}),
+	text({
 		displayName: 'Page Size Query Parameter',
 		name: 'pageSizeParam',
-		type: 'string',
-		displayOptions: whenCustom,
 		default: 'limit',
 		placeholder: 'per_page',
 		description: 'The query parameter that sets how many items a list page holds',
-	},
-	{
+	}),
+	text({
 		displayName: 'Items Path',
 		name: 'itemsPath',
-		type: 'string',
-		displayOptions: whenCustom,
 		default: 'data',
 		placeholder: 'items',
 		description:
 			'Where the items are in a list answer: names separated by dots, such as results or page.items',
-	},
-	{
+	}),
+	text({
 		displayName: 'Next Cursor Path',
 		name: 'nextCursorPath',
-		type: 'string',
-		displayOptions: whenCustom,
 		default: 'pagination.next_cursor',
 		placeholder: 'meta.next',
 		description:
 			'Where the cursor of the next page is in a list answer: names separated by dots. A missing, empty or null value ends the list.',
-	},
+	}),
 	{
 		displayName: 'Webhook Signature',
 		name: 'signatureScheme',
@@ -127,15 +126,16 @@ export const apiConventionProperties: INodeProperties[] = [
 		default: 'standardWebhooks',
 		description: 'How the ERP signs its webhook deliveries (ERP Trigger only)',
 	},
-	{
-		displayName: 'Signature Header',
-		name: 'signatureHeader',
-		type: 'string',
-		displayOptions: whenHmac,
-		default: 'X-Signature',
-		placeholder: 'X-Hub-Signature-256',
-		description: 'The header that holds the signature',
-	},
+	text(
+		{
+			displayName: 'Signature Header',
+			name: 'signatureHeader',
+			default: 'X-Signature',
+			placeholder: 'X-Hub-Signature-256',
+			description: 'The header that holds the signature',
+		},
+		whenHmac,
+	),
 	{
 		displayName: 'Signature Algorithm',
 		name: 'signatureAlgorithm',
@@ -173,72 +173,64 @@ export const apiConventionProperties: INodeProperties[] = [
 		],
 		default: 'hex',
 	},
-	{
-		displayName: 'Signature Prefix',
-		name: 'signaturePrefix',
-		type: 'string',
-		displayOptions: whenHmac,
-		default: '',
-		placeholder: 'sha256=',
-		description: 'Text before the signature in the header, if any',
-	},
-	{
-		displayName: 'Timestamp Header',
-		name: 'timestampHeader',
-		type: 'string',
-		displayOptions: whenHmac,
-		default: '',
-		placeholder: 'X-Timestamp',
-		description:
-			'Optional: a header with the delivery time in Unix seconds, signed together with the body as the timestamp, a dot, then the body. Without it the trigger cannot refuse an old delivery replayed later, only one whose event ID it has already seen.',
-	},
-	{
+	text(
+		{
+			displayName: 'Signature Prefix',
+			name: 'signaturePrefix',
+			default: '',
+			placeholder: 'sha256=',
+			description: 'Text before the signature in the header, if any',
+		},
+		whenHmac,
+	),
+	text(
+		{
+			displayName: 'Timestamp Header',
+			name: 'timestampHeader',
+			default: '',
+			placeholder: 'X-Timestamp',
+			description:
+				'Optional: a header with the delivery time in Unix seconds, signed together with the body as the timestamp, a dot, then the body. Without it the trigger cannot refuse an old delivery replayed later, only one whose event ID it has already seen.',
+		},
+		whenHmac,
+	),
+	text({
 		displayName: 'Event Type Path',
 		name: 'eventTypePath',
-		type: 'string',
-		displayOptions: whenCustom,
 		default: 'type',
 		placeholder: 'event',
 		description:
 			"Where the event's type (such as stock.bas) is in a delivery's body: names separated by dots",
-	},
-	{
+	}),
+	text({
 		displayName: 'Event Type Header',
 		name: 'eventTypeHeader',
-		type: 'string',
-		displayOptions: whenCustom,
 		default: '',
 		placeholder: 'X-Event-Type',
 		description:
 			"Optional: a header that holds the event's type; when set, it is read instead of the body",
-	},
-	{
+	}),
+	text({
 		displayName: 'Event ID Path',
 		name: 'eventIdPath',
-		type: 'string',
-		displayOptions: whenCustom,
 		default: 'id',
 		placeholder: 'payload.event_id',
 		description:
 			"Where the event's ID is in a delivery's body: names separated by dots. Used against replays when the signature carries no ID.",
-	},
-	{
+	}),
+	text({
 		displayName: 'Event Data Path',
 		name: 'eventDataPath',
-		type: 'string',
-		displayOptions: whenCustom,
 		default: 'data',
 		placeholder: 'payload',
 		description: "Where the event's data is in a delivery's body: names separated by dots",
-	},
-	{
+	}),
+	text({
 		displayName: 'Event Identity Paths',
 		name: 'eventIdentityPaths',
-		type: 'string',
-		displayOptions: whenCustom,
 		default: 'vente.creee=id, facture.payee=id, stock.bas=mouvement_id',
 		placeholder: 'stock.bas=movement.number',
 		description:
 			"What makes a delivery and an event the ERP Trigger caught up from a list the same event, so that it runs once: per event type, where the identity is in the event's data (at Event Data Path), as type=path pairs separated by commas (the invoice's ID for sales and paid invoices, the stock movement's ID for low stock)",
-	},
+	}),
 ];

@@ -1,8 +1,6 @@
-// Node parameters shared by the ERP node and the ERP Trigger, so both use one definition.
-// `getRequestSettings` (transport) reads `requestOptions` back into ErpRequestSettings.
+// Node parameters the ERP nodes share. Request Options lives with the transport that reads it.
 import type { INodeProperties } from 'n8n-workflow';
 
-// The Request Options parameter lives with the transport that reads it (its defaults too).
 export { requestOptionsDescription } from './transport';
 
 /** The nodes' icon, light and dark. */
@@ -52,4 +50,3 @@ export const erpCredentialsDescription = [
 		displayOptions: { show: { authentication: ['oAuth2'] } },
 	},
 ];
-

@@ -1,25 +1,10 @@
-// Credential guards: the one place that decides whether a request may leave.
-// Used by the credentials' `authenticate` (so the credential test and the HTTP Request node are
-// covered), by the transport before every request, and by the trigger. Pure functions: no I/O.
-// Messages never contain the key itself.
+// Credential guards: the one place that decides whether a request may leave, used by the
+// credentials' `authenticate` (so the credential test and the HTTP Request node are covered), by
+// the transport before every request, and by the trigger. Pure; messages never contain the key.
 
-export type ErpEnvironment = 'production' | 'sandbox';
-
-/** The credential fields the guards look at (both credential types have them; OAuth2 has no apiKey). */
-export interface ErpGuardInput {
-	apiKey?: unknown;
-	environment?: unknown;
-	baseUrl?: unknown;
-}
-
-const LIVE_PREFIX = 'sk_live_';
-const TEST_PREFIX = 'sk_test_';
 const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
 
-/**
- * Returns the base URL without trailing slashes, e.g. `https://erp.example.com/v1`.
- * Does not validate: see `credentialProblem`.
- */
+/** The base URL without trailing slashes, not checked (see `credentialProblem`). */
 export function normalizeBaseUrl(baseUrl: unknown): string {
 	return String(baseUrl ?? '')
 		.trim()
@@ -38,11 +23,9 @@ export function baseUrlProblem(baseUrl: unknown): string | undefined {
 	} catch {
 		return "The credential's Base URL is not a valid address. Enter the API address, ending in /v1 (for example https://erp.example.com/v1).";
 	}
-	if (url.protocol !== 'https:') {
-		const loopback = url.protocol === 'http:' && LOOPBACK_HOSTS.includes(url.hostname);
-		if (!loopback) {
-			return `The credential's Base URL must use https:// (the ERP API refuses unencrypted requests). Plain http:// is only allowed for a local server (localhost, 127.0.0.1, [::1]); got ${url.protocol}//${url.host}.`;
-		}
+	const loopback = url.protocol === 'http:' && LOOPBACK_HOSTS.includes(url.hostname);
+	if (url.protocol !== 'https:' && !loopback) {
+		return `The credential's Base URL must use https:// (the ERP API refuses unencrypted requests). Plain http:// is only allowed for a local server (localhost, 127.0.0.1, [::1]); got ${url.protocol}//${url.host}.`;
 	}
 	if (url.search !== '' || url.hash !== '') {
 		return "The credential's Base URL must not contain a query string or fragment; enter the API address ending in /v1.";
@@ -53,25 +36,20 @@ export function baseUrlProblem(baseUrl: unknown): string | undefined {
 	return undefined;
 }
 
+/** The address fields of a request n8n builds. */
+type Target = { url?: unknown; uri?: unknown; baseURL?: unknown };
+
 /**
- * Where a request built by n8n goes, as n8n's HTTP clients resolve it: `url`, or else the legacy
- * `uri` (the HTTP Request node and `requestWithAuthentication` send that), against `baseURL`.
- * Undefined when no absolute address can be made of them.
+ * Where a request built by n8n goes, as n8n's HTTP clients resolve it: `url`, else the legacy `uri`
+ * (the HTTP Request node and `requestWithAuthentication` send that), against `baseURL`. Undefined
+ * when no absolute address can be made of them.
  */
-export function requestTarget(request: {
-	url?: unknown;
-	uri?: unknown;
-	baseURL?: unknown;
-}): URL | undefined {
-	const address = request.url ?? request.uri;
-	const relative = address === undefined || address === null ? '' : String(address);
-	const base =
-		request.baseURL === undefined || request.baseURL === null || request.baseURL === ''
-			? undefined
-			: String(request.baseURL);
-	if (relative === '' && base === undefined) return undefined;
+export function requestTarget(request: Target): URL | undefined {
+	const relative = String(request.url ?? request.uri ?? '');
+	const base = String(request.baseURL ?? '');
+	if (relative === '' && base === '') return undefined;
 	try {
-		return base === undefined ? new URL(relative) : new URL(relative, base);
+		return base === '' ? new URL(relative) : new URL(relative, base);
 	} catch {
 		return undefined;
 	}
@@ -79,15 +57,10 @@ export function requestTarget(request: {
 
 /**
  * Problem with where a request goes, or undefined when it goes to the credential's own Base URL
- * origin. An API key is only ever sent to the address it was created for, so a request built by
- * hand (the HTTP Request node with this credential, paginated or not) cannot carry a sandbox key
- * to a production host, or any key to a third party. A request whose address cannot be
- * determined is refused too.
+ * origin: a request built by hand (the HTTP Request node with this credential) cannot carry a
+ * sandbox key to a production host, or any key to a third party, or to an address unknown.
  */
-export function requestTargetProblem(
-	baseUrl: unknown,
-	request: { url?: unknown; uri?: unknown; baseURL?: unknown },
-): string | undefined {
+export function requestTargetProblem(baseUrl: unknown, request: Target): string | undefined {
 	const base = new URL(normalizeBaseUrl(baseUrl));
 	const target = requestTarget(request);
 	if (target === undefined) {
@@ -105,14 +78,14 @@ export function apiKeyProblem(apiKey: unknown, environment: unknown): string | u
 	if (key === '') {
 		return 'The credential has no API key. Create one in the ERP under Settings > API > Keys and paste it into the credential.';
 	}
-	const env = environmentOf(environment);
-	if (key.startsWith(TEST_PREFIX)) {
+	const env = environment === 'sandbox' ? 'sandbox' : 'production'; // missing: Production, the default
+	if (key.startsWith('sk_test_')) {
 		if (env === 'production') {
 			return "This API key is a sandbox key (sk_test_) but the credential's Environment is Production. Use a production key (sk_live_) or set Environment to Sandbox, with the sandbox Base URL.";
 		}
 		return undefined;
 	}
-	if (key.startsWith(LIVE_PREFIX)) {
+	if (key.startsWith('sk_live_')) {
 		if (env === 'sandbox') {
 			return "This API key is a production key (sk_live_) but the credential's Environment is Sandbox. Use a sandbox key (sk_test_) or set Environment to Production, with the production Base URL.";
 		}
@@ -121,17 +94,9 @@ export function apiKeyProblem(apiKey: unknown, environment: unknown): string | u
 	return 'This is not an ERP API key: keys start with sk_live_ (production) or sk_test_ (sandbox). Check that the whole key was pasted.';
 }
 
-/** The credential's environment; a missing value means Production (the field's default). */
-export function environmentOf(environment: unknown): ErpEnvironment {
-	return environment === 'sandbox' ? 'sandbox' : 'production';
-}
-
-/**
- * All guards for a credential. `kind` says which credential type: OAuth2 credentials have no key
- * to check. Returns the first problem found, or undefined when the request may leave.
- */
+/** All guards (an OAuth2 credential has no key to check): the first problem, or undefined. */
 export function credentialProblem(
-	credentials: ErpGuardInput,
+	credentials: { apiKey?: unknown; environment?: unknown; baseUrl?: unknown },
 	kind: 'apiKey' | 'oAuth2' = 'apiKey',
 ): string | undefined {
 	const env = credentials.environment;

@@ -1,9 +1,4 @@
-// One rule for "the record is gone": a transport request whose 404 means "nothing there".
-
-/**
- * Runs a transport request and gives undefined when the API answered 404 (the transport's
- * NodeApiError carries `httpCode: '404'`). Any other error goes through unchanged.
- */
+/** One rule for "the record is gone": undefined when the API answered 404; other errors go on. */
 export async function unlessNotFound<T>(request: Promise<T>): Promise<T | undefined> {
 	const outcome = await request.then(
 		(value) => ({ ok: true as const, value }),

@@ -1,11 +1,11 @@
-// The one input check of the nodes: operations, request options and trigger options read their
-// parameters through these. Each failure is a NodeOperationError, raised before any request, with
-// one message format: `Invalid value for "<label>": <problem> [item N]`, where the label is the
-// parameter as shown in the editor (see `labelOf`). Nothing is rounded, trimmed into shape or guessed.
+// The nodes' one input check: operations, request options and trigger options read their parameters
+// through these. A failure is a NodeOperationError raised before any request, in one format:
+// `Invalid value for "<label>": <problem> [item N]`, the label as the editor shows the parameter
+// (`labelOf`). Nothing is rounded, trimmed into shape or guessed.
 import type { INode, INodeProperties, INodePropertyCollection } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-/** Where a value came from: the node, the parameter's display name and the input item (none for a trigger). */
+/** Where a value came from: the node, the parameter's label, the input item (none for a trigger). */
 export interface ValueSource {
 	node: INode;
 	label: string;
@@ -19,24 +19,22 @@ export function findProperty(
 	properties: readonly Described[],
 	name: string,
 ): INodeProperties | undefined {
-	for (const property of properties) {
-		if ('name' in property && property.name === name && 'type' in property) return property;
-	}
+	const own = properties.find((p) => 'name' in p && p.name === name && 'type' in p);
+	if (own) return own as INodeProperties;
 	for (const property of properties) {
 		const nested =
 			'values' in property ? property.values : 'options' in property ? property.options : undefined;
-		if (!Array.isArray(nested) || !nested.every((o) => typeof o === 'object' && 'displayName' in o))
-			continue;
-		const found = findProperty(nested as Described[], name);
-		if (found) return found;
+		if (Array.isArray(nested) && nested.every((o) => typeof o === 'object' && 'displayName' in o)) {
+			const found = findProperty(nested as Described[], name);
+			if (found) return found;
+		}
 	}
 	return undefined;
 }
 
 /**
- * The label of a parameter as the editor shows it, from its description: `labelOf(props, 'limit')`
- * gives "Limit"; `labelOf(props, 'requestOptions', 'idempotency')` gives
- * "Request Options › Idempotency Key". Each name is looked up under the one before it.
+ * A parameter's label as the editor shows it: `labelOf(props, 'requestOptions', 'idempotency')` is
+ * "Request Options › Idempotency Key" (each name looked up under the one before it).
  */
 export function labelOf(properties: readonly Described[], ...names: string[]): string {
 	const labels: string[] = [];
@@ -50,25 +48,18 @@ export function labelOf(properties: readonly Described[], ...names: string[]): s
 	return labels.join(' › ');
 }
 
-export function invalid(
-	source: ValueSource,
-	problem: string,
-	description?: string,
-): NodeOperationError {
-	// An AI Agent calls the tool variant (type "…Tool") with one item: the item number means nothing
-	// to the model. A trigger's options belong to no item.
+export function invalid(source: ValueSource, problem: string, description?: string) {
+	// The item number means nothing to an AI Agent calling the tool variant (type "…Tool") with one
+	// item; a trigger's options belong to no item.
 	const where =
 		source.itemIndex === undefined || String(source.node.type).endsWith('Tool')
 			? ''
 			: ` [item ${source.itemIndex}]`;
-	return new NodeOperationError(
-		source.node,
-		`Invalid value for "${source.label}": ${problem}${where}`,
-		{ itemIndex: source.itemIndex, description },
-	);
+	const message = `Invalid value for "${source.label}": ${problem}${where}`;
+	return new NodeOperationError(source.node, message, { itemIndex: source.itemIndex, description });
 }
 
-/** The value as shown in a message: long values are cut (an oversized one stays readable). */
+/** The value as shown in a message, long values cut. */
 export function show(value: unknown): string {
 	if (value === undefined) return 'nothing';
 	let text: string;
@@ -86,10 +77,7 @@ export function isBlank(value: unknown): boolean {
 	);
 }
 
-/**
- * A whole number, given as a number or as a string of digits. `12.5`, `"12.5"`, `"12,5"`, `1e3`
- * as a string and non-finite values are refused: money and quantities are never truncated.
- */
+/** A whole number or a string of digits; `12.5`, `"12,5"` or `"1e3"` are refused, not rounded. */
 export function toInteger(
 	source: ValueSource,
 	value: unknown,
@@ -115,52 +103,35 @@ export function toInteger(
 }
 
 /**
- * The longest text the node sends, in characters, per kind of value. The API spec states no
- * limits: these are the limits assumed in docs/api-contract.md. They are checked
- * before any request, so an oversized value fails naming its parameter instead of reaching the ERP.
+ * The longest text the node sends, in characters, per kind of value: the specification states no
+ * limits, these are docs/api-contract.md's, checked before any request.
  */
 export const MAX_LENGTH = {
-	/** Article `reference`, also an article given by reference (locator, invoice lines). */
-	articleReference: 100,
-	/** Article `designation`. */
-	designation: 500,
-	/** Client `nom`. */
-	clientName: 200,
-	/** Client `email`. */
+	articleReference: 100, // an article's `reference`, also where an article is given by reference
+	designation: 500, // article
+	clientName: 200, // client `nom`
 	email: 200,
-	/** Client `telephone`. */
-	phone: 50,
-	/** Client `adresse`. */
-	address: 500,
-	/** Invoice `reference_externe`. */
-	externalReference: 200,
-	/** Settlement `reference`. */
+	phone: 50, // client `telephone`
+	address: 500, // client `adresse`
+	externalReference: 200, // invoice `reference_externe`
 	settlementReference: 200,
-	/** Free-text list filters: `q`, `compte` (the article `reference` filter is checked as `articleReference`). */
-	filter: 200,
-	/** Any identifier: art_…, cli_…, fac_…, a category. */
-	id: 100,
-	/** Name of a free query parameter ("Options › Query Parameters"). */
-	queryParameterName: 100,
-	/** Value of a free query parameter. */
+	filter: 200, // free-text list filters: `q`, `compte`
+	id: 100, // any identifier: art_…, cli_…, fac_…, a category
+	queryParameterName: 100, // Options › Query Parameters
 	queryParameterValue: 2000,
-	/** Path of the API Request operation. */
-	apiPath: 2000,
+	apiPath: 2000, // the API Request operation's path
 } as const;
 export type TextLimit = keyof typeof MAX_LENGTH;
 
 function checkLength(source: ValueSource, text: string, limit: TextLimit): string {
 	const max = MAX_LENGTH[limit];
-	if (text.length > max) {
-		throw invalid(source, `at most ${max} characters (got ${text.length})`);
-	}
+	if (text.length > max) throw invalid(source, `at most ${max} characters (got ${text.length})`);
 	return text;
 }
 
 /**
- * The one rule for text parameters: a string, or a whole number (an order, account or reference
- * number such as 1042), which is sent as its digits. Anything else (a fraction, a boolean, an
- * object, an array) is refused rather than sent as "12.5", "true" or "[object Object]".
+ * The one rule for text parameters: a string, or a whole number (such as an order number 1042) sent
+ * as its digits; anything else is refused rather than sent as "12.5", "true" or "[object Object]".
  */
 function asText(source: ValueSource, value: unknown): string {
 	if (typeof value === 'string') return value;
@@ -170,29 +141,19 @@ function asText(source: ValueSource, value: unknown): string {
 
 /** A non-empty text, trimmed, of at most `MAX_LENGTH[limit]` characters. */
 export function toText(source: ValueSource, value: unknown, limit: TextLimit): string {
-	if (isBlank(value)) {
-		throw invalid(source, `a non-empty text is required, got ${show(value)}`);
-	}
+	if (isBlank(value)) throw invalid(source, `a non-empty text is required, got ${show(value)}`);
 	return checkLength(source, asText(source, value).trim(), limit);
 }
 
-/**
- * Text the API accepts empty (phone, address): sent as given, `null` when nothing is given.
- * Same type and length rules as `toText`.
- */
-export function toOptionalText(
-	source: ValueSource,
-	value: unknown,
-	limit: TextLimit,
-): string | null {
+/** Text the API accepts empty (phone, address): as given, `null` when none; else as `toText`. */
+export function toOptionalText(source: ValueSource, value: unknown, limit: TextLimit) {
 	if (value === undefined || value === null) return null;
 	return checkLength(source, asText(source, value), limit);
 }
 
 /**
- * A yes/no parameter: `true` or `false`, or the text "true" / "false" in any case, the only texts
- * n8n's own boolean parsing (`validateType: 'boolean'`) reads as a boolean. An expression's result
- * reaches the node unconverted, so anything else ("perhaps", "yes", 1, null) is refused.
+ * A yes/no parameter: `true` or `false`, or the text "true" / "false" in any case (as n8n's own
+ * `validateType: 'boolean'` reads them); anything else an expression gives ("yes", 1) is refused.
  */
 export function toBoolean(source: ValueSource, value: unknown): boolean {
 	if (typeof value === 'boolean') return value;
@@ -202,11 +163,7 @@ export function toBoolean(source: ValueSource, value: unknown): boolean {
 	throw invalid(source, `expected true or false, got ${show(value)}`);
 }
 
-export const ID_PREFIXES = {
-	article: 'art',
-	client: 'cli',
-	invoice: 'fac',
-} as const;
+export const ID_PREFIXES = { article: 'art', client: 'cli', invoice: 'fac' } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 
 /** Regex (as a string, for resource locator validation) of an identifier of the given kind. */
@@ -216,9 +173,7 @@ export function idPattern(kind: IdKind): string {
 
 /** An identifier such as `art_00000001`: required, and in the right form. */
 export function toId(source: ValueSource, value: unknown, kind: IdKind): string {
-	if (isBlank(value)) {
-		throw invalid(source, `an ID is required (${ID_PREFIXES[kind]}_…)`);
-	}
+	if (isBlank(value)) throw invalid(source, `an ID is required (${ID_PREFIXES[kind]}_…)`);
 	const id = typeof value === 'string' ? checkLength(source, value.trim(), 'id') : value;
 	if (typeof id !== 'string' || !new RegExp(idPattern(kind)).test(id)) {
 		throw invalid(source, `expected an ID of the form ${ID_PREFIXES[kind]}_…, got ${show(value)}`);
@@ -228,21 +183,16 @@ export function toId(source: ValueSource, value: unknown, kind: IdKind): string 
 
 /** A calendar date `YYYY-MM-DD` that exists (2026-02-30 is refused). */
 export function toDate(source: ValueSource, value: unknown): string {
-	const text = typeof value === 'string' ? value.trim() : value;
-	const match = typeof text === 'string' ? /^(\d{4})-(\d{2})-(\d{2})$/.exec(text) : null;
-	if (!match) {
+	const text = typeof value === 'string' ? value.trim() : '';
+	if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) {
 		throw invalid(source, `expected a date YYYY-MM-DD, got ${show(value)}`);
 	}
-	const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-	const date = new Date(Date.UTC(year, month - 1, day));
-	if (
-		date.getUTCFullYear() !== year ||
-		date.getUTCMonth() !== month - 1 ||
-		date.getUTCDate() !== day
-	) {
+	const [year, month, day] = text.split('-').map(Number);
+	// Date.UTC rolls an impossible day over (February 30 to March 2), and years under 100 to 19xx.
+	if (new Date(Date.UTC(year, month - 1, day)).toISOString().slice(0, 10) !== text) {
 		throw invalid(source, `${show(value)} is not a real date`);
 	}
-	return text as string;
+	return text;
 }
 
 /** Checks that a start date is not after an end date (both already valid `YYYY-MM-DD`). */
@@ -257,9 +207,7 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** An email address (simple form check; the server has the last word). */
 export function toEmail(source: ValueSource, value: unknown): string {
 	const email = typeof value === 'string' ? checkLength(source, value.trim(), 'email') : '';
-	if (!EMAIL.test(email)) {
-		throw invalid(source, `expected an email address, got ${show(value)}`);
-	}
+	if (!EMAIL.test(email)) throw invalid(source, `expected an email address, got ${show(value)}`);
 	return email;
 }
 

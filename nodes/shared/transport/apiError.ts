@@ -1,15 +1,10 @@
-// What the API sends back when a request fails, and what every transport error keeps of it: the
-// API's error read tolerantly from any body, with the credential's secrets (and anything that
-// looks like a key or token) scrubbed out; the error built from clean objects (never from the HTTP
-// library's error, whose config holds the Authorization header), with the ERP facts it carries
-// (`error.context.erp`); and the JSON of an error item (continueOnFail) read from any error.
+// The API's error read from any body, secrets scrubbed; the error built from clean objects (never
+// from the HTTP library's error, whose config holds the Authorization header) with the ERP facts it
+// keeps (`error.context.erp`); and the JSON of an error item (continueOnFail) from any error.
 import { NodeApiError } from 'n8n-workflow';
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 
-/**
- * Replaces the credential's own secret values (API key, tokens, client and webhook secrets: an API
- * may echo them in its errors), then anything that looks like a key, bearer token or webhook secret.
- */
+/** Scrubs the credential's secrets (an API may echo them), then anything like a key or token. */
 export function redactSecrets(text: string, secrets: readonly string[] = []): string {
 	let result = text;
 	for (const secret of secrets) {
@@ -43,24 +38,7 @@ export interface ErpApiErrorDetail {
 	message: string;
 }
 
-/** The API's error, read tolerantly from a body of any shape. */
-export interface ErpApiErrorBody {
-	code?: string;
-	message?: string;
-	details?: ErpApiErrorDetail[];
-}
-
 type TextReader = (value: unknown) => string | undefined;
-
-function textReader(secrets: readonly string[]): TextReader {
-	return (value) => {
-		if (typeof value === 'string' && value.trim() !== '') {
-			return redactSecrets(value.trim(), secrets).slice(0, 500);
-		}
-		if (typeof value === 'number') return String(value);
-		return undefined;
-	};
-}
 
 function readDetails(value: unknown, text: TextReader): ErpApiErrorDetail[] | undefined {
 	if (!Array.isArray(value)) return undefined;
@@ -78,12 +56,20 @@ function readDetails(value: unknown, text: TextReader): ErpApiErrorDetail[] | un
 }
 
 /**
- * Reads `{error: {code, message, details}}` (docs/api-contract.md), and also a bare `message`,
- * an `error` string (OAuth style, with `error_description`), an `errors` array or a non-JSON body.
+ * Reads `{error: {code, message, details}}` (docs/api-contract.md), and also a bare `message`, an
+ * `error` string (OAuth style, with `error_description`), an `errors` array or a non-JSON body.
  * Every text is scrubbed of `secrets` (and of anything that looks like one).
  */
-export function readApiError(body: unknown, secrets: readonly string[] = []): ErpApiErrorBody {
-	const text = textReader(secrets);
+export function readApiError(
+	body: unknown,
+	secrets: readonly string[] = [],
+): { code?: string; message?: string; details?: ErpApiErrorDetail[] } {
+	const text: TextReader = (value) => {
+		if (typeof value === 'string' && value.trim() !== '') {
+			return redactSecrets(value.trim(), secrets).slice(0, 500);
+		}
+		return typeof value === 'number' ? String(value) : undefined;
+	};
 	if (typeof body === 'string') {
 		const stripped = body.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ');
 		return { message: text(stripped)?.slice(0, 200) };
@@ -140,10 +126,7 @@ export function errorChain(error: unknown): Array<Record<string, unknown>> {
 	return chain;
 }
 
-/**
- * What the API answered, kept on an error the transport threw (also through a wrapper, e.g. a
- * NodeOperationError around it: causes are looked at); undefined for any other error.
- */
+/** The ERP facts of a transport error, also through a wrapper (its causes); else undefined. */
 export function apiErrorFacts(error: unknown): Readonly<ErpErrorFacts> | undefined {
 	for (const entry of errorChain(error)) {
 		const facts = (entry.context as IDataObject | undefined)?.[ERROR_MARK];
@@ -157,18 +140,11 @@ export function apiErrorFacts(error: unknown): Readonly<ErpErrorFacts> | undefin
  * Works for any error; `code` and `httpCode` are null when the error did not come from the API.
  */
 export function erpErrorToJson(error: unknown): IDataObject {
-	const record = (error ?? {}) as { message?: unknown; description?: unknown };
+	const record = (error ?? {}) as { message?: unknown };
 	const facts = apiErrorFacts(error);
-	let description: string | undefined;
-	for (const entry of errorChain(error)) {
-		if (
-			description === undefined &&
-			typeof entry.description === 'string' &&
-			entry.description !== ''
-		) {
-			description = entry.description;
-		}
-	}
+	const description = errorChain(error)
+		.map((entry) => entry.description)
+		.find((text): text is string => typeof text === 'string' && text !== '');
 	const json: IDataObject = {
 		message: typeof record.message === 'string' ? record.message : String(error),
 		code: facts?.code ?? null,
@@ -195,13 +171,12 @@ export function makeError(
 	});
 	// NodeApiError swaps messages that contain common network codes; keep ours.
 	error.message = message;
-	const kept: ErpErrorFacts = {
+	error.context[ERROR_MARK] = {
 		code: facts.code ?? null,
 		httpCode: facts.httpCode ?? null,
 		details: facts.details ? facts.details.map((d) => ({ ...d }) as IDataObject) : null,
 		apiMessage: facts.apiMessage ?? null,
-	};
-	error.context[ERROR_MARK] = kept;
+	} satisfies ErpErrorFacts;
 	return error;
 }
 

@@ -1,26 +1,17 @@
-// One attempt: what every attempt of a request sends (URL, headers, the Idempotency-Key of a POST,
-// timeout, TLS minimum), the request sent through n8n's helper in its turn, the turn given back
-// with what the answer said, and what happened, for the attempt loop (request.ts).
-//
-// The automatic Idempotency-Key is derived from what the request IS (workflow, node, method, path,
-// body), never from the execution, so that n8n's Retry On Fail and a manual re-run of a failed
-// execution send the same key and the server replays the first answer.
+// One attempt: what every attempt of a request sends (URL, headers, a POST's Idempotency-Key,
+// timeout, TLS minimum), sent through n8n's helper in its turn; the turn given back with what the
+// answer said; what happened, for the attempt loop (request.ts).
+// The automatic Idempotency-Key is derived from what the request is (workflow, node, method, path,
+// body), never from the execution, so that n8n's Retry On Fail and a re-run of a failed execution
+// send the same key and the server replays the first answer.
 import { createHash } from 'crypto';
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 
 import { withTlsMinimum } from '../tls';
 import { errorChain } from './apiError';
-import {
-	answerFromError,
-	isNotConnected,
-	isReconnectNeeded,
-	isTlsVersionRefusal,
-	isUnreadableBody,
-	networkCodeFromError,
-} from './classify';
+import { answerFromError, fatalError, isUnreadableBody, networkCodeFromError } from './classify';
 import type { HttpAnswer } from './classify';
 import type { ResolvedCredential } from './credentials';
-import { notConnectedError, reconnectError, tlsVersionError } from './errors';
 import { clockMs, settle } from './pacer';
 import type { Turn } from './pacer';
 import { readRateLimitHeaders } from './rateHeaders';
@@ -50,20 +41,14 @@ export interface IdempotencyInput {
 
 /** `n8n-` followed by the SHA-256 (hex) of the request's identity. */
 export function deriveIdempotencyKey(input: IdempotencyInput): string {
-	const identity = canonicalJson([
-		input.workflowId,
-		input.nodeName,
-		input.method.toUpperCase(),
-		input.path,
-		input.body ?? null,
-	]);
+	const { workflowId, nodeName, method, path, body } = input;
+	const identity = canonicalJson([workflowId, nodeName, method.toUpperCase(), path, body ?? null]);
 	return `n8n-${createHash('sha256').update(identity).digest('hex')}`;
 }
 
 /**
- * The key to send, or undefined for none. The request's own choice wins (a string, or false for
- * none); otherwise the node setting: 'auto' (default) derives one, 'off' sends none, any other
- * string is used as the key.
+ * The key to send (undefined: none). The request's own choice wins (a string, or false for none);
+ * else the setting: 'auto' (default) derives one, 'off' sends none, any other string is the key.
  */
 export function resolveIdempotencyKey(
 	requestChoice: string | false | undefined,
@@ -83,25 +68,6 @@ export function requestPath(request: ErpRequest): string {
 	return request.path.startsWith('/') ? request.path : `/${request.path}`;
 }
 
-/** The Idempotency-Key of a POST (undefined: none is sent), per `resolveIdempotencyKey`. */
-function idempotencyKeyOf(
-	context: ErpContext,
-	nodeName: string,
-	request: ErpRequest,
-	settings: ErpRequestSettings,
-): string | undefined {
-	if (request.method !== 'POST') return undefined;
-	return resolveIdempotencyKey(request.idempotencyKey, settings.idempotencyKey, () =>
-		deriveIdempotencyKey({
-			workflowId: String(context.getWorkflow().id ?? ''),
-			nodeName,
-			method: request.method,
-			path: requestPath(request),
-			body: request.body ?? {},
-		}),
-	);
-}
-
 /** n8n's request options for every attempt of `request` (each attempt copies the headers). */
 export function httpOptions(
 	context: ErpContext,
@@ -110,7 +76,18 @@ export function httpOptions(
 	settings: ErpRequestSettings,
 ): IHttpRequestOptions {
 	const headers: IDataObject = { Accept: 'application/json' };
-	const key = idempotencyKeyOf(context, resolved.node.name, request, settings);
+	const key =
+		request.method === 'POST'
+			? resolveIdempotencyKey(request.idempotencyKey, settings.idempotencyKey, () =>
+					deriveIdempotencyKey({
+						workflowId: String(context.getWorkflow().id ?? ''),
+						nodeName: resolved.node.name,
+						method: request.method,
+						path: requestPath(request),
+						body: request.body ?? {},
+					}),
+				)
+			: undefined;
 	if (key !== undefined) headers['Idempotency-Key'] = key;
 	// https: TLS 1.3 at least, as the API requires (../tls.ts).
 	const options: IHttpRequestOptions = withTlsMinimum({
@@ -133,7 +110,7 @@ export function httpOptions(
 export type AttemptOutcome =
 	| { kind: 'status'; status: number; apiCode?: string; info: RateLimitInfo }
 	| { kind: 'badBody'; info: RateLimitInfo }
-	| { kind: 'network'; code?: string };
+	| { kind: 'network'; code?: string; text?: string };
 
 export type AttemptResult =
 	| { done: true; statusCode: number; body: unknown }
@@ -142,21 +119,11 @@ export type AttemptResult =
 			outcome: AttemptOutcome;
 			/** The HTTP answer; undefined when there was none (network failure). */
 			answer?: HttpAnswer;
-			networkCode?: string;
-			failureText?: string;
 			/** When the outcome was known, by the pacer's clock (`clockMs`). */
 			atMs: number;
 	  };
 
-function apiCodeOf(body: unknown): string | undefined {
-	const code = (body as { error?: { code?: unknown } } | undefined)?.error?.code;
-	return typeof code === 'string' ? code : undefined;
-}
-
-/**
- * Sends once and settles `turn`. Throws at once (no retry can help) when the OAuth2 credential
- * must be reconnected or is not connected, or TLS 1.3 is refused.
- */
+/** Sends once and settles `turn`; throws at once a failure no retry can help (classify.ts). */
 export async function attemptOnce(
 	context: ErpContext,
 	resolved: ResolvedCredential,
@@ -168,8 +135,7 @@ export async function attemptOnce(
 		? { credentialsDecrypted: resolved.credentialsDecrypted }
 		: undefined;
 	let answer: HttpAnswer | undefined;
-	let networkCode: string | undefined;
-	let failureText: string | undefined;
+	let chain: Array<Record<string, unknown>> = [];
 	try {
 		const response = (await context.helpers.httpRequestWithAuthentication.call(
 			context,
@@ -179,40 +145,26 @@ export async function attemptOnce(
 		)) as { statusCode: number; headers: IDataObject; body: unknown };
 		answer = { status: response.statusCode, headers: response.headers ?? {}, body: response.body };
 	} catch (error) {
-		const chain = errorChain(error);
-		const fatal = isReconnectNeeded(chain)
-			? reconnectError(resolved.node, itemIndex)
-			: isNotConnected(chain)
-				? notConnectedError(resolved.node, itemIndex)
-				: isTlsVersionRefusal(chain)
-					? tlsVersionError(resolved.node, resolved.host, itemIndex)
-					: undefined;
+		chain = errorChain(error);
+		const fatal = fatalError(chain, resolved.node, resolved.host, itemIndex);
 		if (fatal) {
 			settle(turn);
 			throw fatal;
 		}
 		answer = answerFromError(chain);
-		if (answer === undefined) {
-			networkCode = networkCodeFromError(chain);
-			failureText = chain
-				.map((entry) => entry.message)
-				.find((m): m is string => typeof m === 'string' && m !== '');
-		}
 	}
-
 	const atMs = clockMs();
 	if (answer === undefined) {
 		settle(turn, undefined, atMs);
-		return {
-			done: false,
-			outcome: { kind: 'network', code: networkCode },
-			networkCode,
-			failureText,
-			atMs,
-		};
+		const code = networkCodeFromError(chain);
+		const text = chain
+			.map((entry) => entry.message)
+			.find((m): m is string => typeof m === 'string' && m !== '');
+		return { done: false, outcome: { kind: 'network', code, text }, atMs };
 	}
 	const info = readRateLimitHeaders(answer.headers, Date.now());
-	const apiCode = apiCodeOf(answer.body);
+	const code = (answer.body as { error?: { code?: unknown } } | undefined)?.error?.code;
+	const apiCode = typeof code === 'string' ? code : undefined;
 	settle(turn, { status: answer.status, apiCode, info }, atMs);
 	if (answer.status >= 200 && answer.status < 300) {
 		if (!isUnreadableBody(answer.body, answer.status, options.method as HttpMethod)) {
@@ -221,10 +173,6 @@ export async function attemptOnce(
 		}
 		return { done: false, outcome: { kind: 'badBody', info }, answer, atMs };
 	}
-	return {
-		done: false,
-		outcome: { kind: 'status', status: answer.status, apiCode, info },
-		answer,
-		atMs,
-	};
+	const outcome = { kind: 'status' as const, status: answer.status, apiCode, info };
+	return { done: false, outcome, answer, atMs };
 }

@@ -1,6 +1,10 @@
-// Error classification: what a failed call from n8n's request helper was (an HTTP answer, a
-// network failure, an OAuth2 credential to reconnect) and whether a 2xx body is readable.
-import type { IDataObject } from 'n8n-workflow';
+// What a failed call from n8n's request helper was (an HTTP answer, a network failure, a failure
+// no retry can help), and whether a 2xx body is readable.
+import type { IDataObject, INode } from 'n8n-workflow';
+
+import { notConnectedError, reconnectError, tlsVersionError } from './errors';
+
+type Chain = Array<Record<string, unknown>>;
 
 export interface HttpAnswer {
 	status: number;
@@ -8,21 +12,15 @@ export interface HttpAnswer {
 	body: unknown;
 }
 
-export function answerFromError(chain: Array<Record<string, unknown>>): HttpAnswer | undefined {
+export function answerFromError(chain: Chain): HttpAnswer | undefined {
 	for (const entry of chain) {
-		const response = entry.response as
-			| { status?: unknown; headers?: unknown; data?: unknown }
-			| undefined;
-		if (response && typeof response === 'object' && typeof response.status === 'number') {
-			return {
-				status: response.status,
-				headers: (response.headers ?? {}) as IDataObject,
-				body: response.data,
-			};
+		const response = entry.response as { status?: unknown; headers?: IDataObject; data?: unknown };
+		if (typeof response === 'object' && typeof response?.status === 'number') {
+			return { status: response.status, headers: response.headers ?? {}, body: response.data };
 		}
 	}
-	// NodeApiError without its cause (n8n ~1.99 to 2.33): the status is in `httpCode`, the body's
-	// JSON in `context.data`; the headers are lost.
+	// NodeApiError without its cause (n8n ~1.99 to 2.33): the status is in `httpCode`, the body in
+	// `context.data`; the headers are lost.
 	for (const entry of chain) {
 		if (typeof entry.httpCode === 'string' && /^\d{3}$/.test(entry.httpCode)) {
 			const body = (entry.context as IDataObject | undefined)?.data;
@@ -37,9 +35,8 @@ const NETWORK_CODE_IN_TEXT =
 	/\b(ECONNRESET|ECONNREFUSED|ETIMEDOUT|ECONNABORTED|ESOCKETTIMEDOUT|EPIPE|EAI_AGAIN|ENOTFOUND|EHOSTUNREACH|ENETUNREACH)\b/;
 
 /**
- * The codes an entry carries: its `code`, and NodeApiError's `httpCode`, where n8n keeps the code
- * of the error it wraps. From about n8n 1.99 to 2.33, NodeApiError drops that error (its `cause`
- * is lost), so `httpCode` (e.g. "ECONNRESET") is all that is left of it.
+ * An entry's codes: `code`, and NodeApiError's `httpCode`, where n8n keeps the wrapped error's code
+ * (n8n ~1.99 to 2.33 lose the wrapped error itself, so "ECONNRESET" there is all that is left).
  */
 function codesOf(entry: Record<string, unknown>): string[] {
 	return [entry.code, entry.httpCode].filter((c): c is string => typeof c === 'string');
@@ -53,7 +50,7 @@ function textsOf(entry: Record<string, unknown>): string[] {
 	);
 }
 
-export function networkCodeFromError(chain: Array<Record<string, unknown>>): string | undefined {
+export function networkCodeFromError(chain: Chain): string | undefined {
 	for (const entry of chain) {
 		const code = codesOf(entry).find((c) => /^[A-Z][A-Z0-9_]+$/.test(c));
 		if (code) return code;
@@ -68,34 +65,26 @@ export function networkCodeFromError(chain: Array<Record<string, unknown>>): str
 	return undefined;
 }
 
-export function isReconnectNeeded(chain: Array<Record<string, unknown>>): boolean {
-	return chain.some((entry) => {
-		const failure = entry.failure as { cause?: unknown } | undefined;
-		const body = entry.body as { error?: unknown } | undefined;
-		const message = typeof entry.message === 'string' ? entry.message : '';
-		return (
-			failure?.cause === 'credential-invalid' ||
-			body?.error === 'invalid_grant' ||
-			/needs to be reconnected|no refresh token/i.test(message)
-		);
-	});
-}
-
-export function isNotConnected(chain: Array<Record<string, unknown>>): boolean {
-	return chain.some(
-		(entry) =>
-			typeof entry.message === 'string' &&
-			/credentials not connected|unable to sign without access token/i.test(entry.message),
-	);
-}
-
 /**
- * The TLS handshake failed on the protocol version: the server offers none of the versions we
- * allow (TLS 1.3, see ../tls.ts). OpenSSL's client reports the server's protocol_version alert
- * (70) or a version it does not accept; never transient, so never retried.
+ * The error of a failure no retry can help, else undefined: the OAuth2 credential must be
+ * reconnected (its refresh token refused) or was never connected, or the server offers no TLS 1.3
+ * (../tls.ts; OpenSSL reports the server's protocol_version alert or a version it refuses).
  */
-export function isTlsVersionRefusal(chain: Array<Record<string, unknown>>): boolean {
-	return chain.some(
+export function fatalError(chain: Chain, node: INode, host: string, itemIndex?: number) {
+	const message = (entry: Chain[number]) =>
+		typeof entry.message === 'string' ? entry.message : '';
+	const reconnect = chain.some(
+		(entry) =>
+			(entry.failure as { cause?: unknown } | undefined)?.cause === 'credential-invalid' ||
+			(entry.body as { error?: unknown } | undefined)?.error === 'invalid_grant' ||
+			/needs to be reconnected|no refresh token/i.test(message(entry)),
+	);
+	if (reconnect) return reconnectError(node, itemIndex);
+	const notConnected = /credentials not connected|unable to sign without access token/i;
+	if (chain.some((entry) => notConnected.test(message(entry)))) {
+		return notConnectedError(node, itemIndex);
+	}
+	const tls = chain.some(
 		(entry) =>
 			codesOf(entry).some(
 				(c) => c === 'ERR_SSL_UNSUPPORTED_PROTOCOL' || c === 'ERR_SSL_TLSV1_ALERT_PROTOCOL_VERSION',
@@ -104,6 +93,7 @@ export function isTlsVersionRefusal(chain: Array<Record<string, unknown>>): bool
 				/alert protocol version|SSL routines:[^:]*:unsupported protocol/i.test(t),
 			),
 	);
+	return tls ? tlsVersionError(node, host, itemIndex) : undefined;
 }
 
 /** A 2xx body that is not the JSON we asked for (cut off, HTML, ...). */

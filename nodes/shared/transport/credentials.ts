@@ -22,11 +22,13 @@ export type CredentialRead = (
 	read: () => Promise<ICredentialDataDecryptedObject>,
 ) => Promise<ICredentialDataDecryptedObject>;
 
+const credentialTypeOf = (authentication: 'apiKey' | 'oAuth2'): ErpCredentialType =>
+	authentication === 'oAuth2' ? 'erpOAuth2Api' : 'erpApi';
+
 /**
- * The node's ERP credential after the guards (key prefix vs environment, https, /v1): for code
- * that needs credential fields without sending a request, e.g. the trigger's manual mode reading
- * `webhookSecret`. Throws NodeOperationError naming the problem; never shows the key. The guards
- * run on every call, also when `through` hands back a read shared with other calls.
+ * The node's ERP credential after the guards (key prefix vs environment, https, /v1), for code that
+ * needs its fields without sending a request. Throws NodeOperationError naming the problem, never
+ * the key. The guards run on every call, also on a read shared through `through`.
  */
 export async function getGuardedCredentials(
 	context: ErpContext,
@@ -34,7 +36,7 @@ export async function getGuardedCredentials(
 	through?: CredentialRead,
 ): Promise<ICredentialDataDecryptedObject> {
 	const authentication = authenticationOf(context, itemIndex);
-	const credentialType: ErpCredentialType = authentication === 'oAuth2' ? 'erpOAuth2Api' : 'erpApi';
+	const credentialType = credentialTypeOf(authentication);
 	const read = async () =>
 		await (context as IExecuteFunctions).getCredentials(credentialType, itemIndex);
 	const credentials = await (through ? through(credentialType, read) : read());
@@ -45,20 +47,13 @@ export async function getGuardedCredentials(
 	return credentials;
 }
 
-/**
- * The credential's list conventions (the names of the cursor and the page size, where a list
- * answer keeps its items and next cursor), checked: for code that must know them without reading
- * a list, e.g. which query parameters the node sets.
- */
-export async function getListConventions(
-	context: ErpContext,
-	itemIndex?: number,
-): Promise<ListConventions> {
+/** The credential's list conventions, checked, for code that needs them without reading a list. */
+export async function getListConventions(context: ErpContext, itemIndex?: number) {
 	const credentials = await getGuardedCredentials(context, itemIndex);
 	return readConventions(credentials, context.getNode(), itemIndex).list;
 }
 
-/** What a request needs from the node and its credential, resolved once (per request or per list). */
+/** What a request needs from the node and its credential, read once per request or per list. */
 export interface ResolvedCredential {
 	node: INode;
 	authentication: 'apiKey' | 'oAuth2';
@@ -70,13 +65,11 @@ export interface ResolvedCredential {
 	paceKey: string;
 	/** The credential's secret values, scrubbed from error texts. */
 	secrets: string[];
-	/** How the credential's server names list parameters and where its list answers keep things. */
 	lists: ListConventions;
 	/** The credential's Rate Limit (Requests per Minute); undefined: not set. */
 	ratePerMinute?: number;
 }
 
-/** The credential's Rate Limit (Requests per Minute): undefined when not set (0 or empty). */
 function ratePerMinuteOf(
 	credentials: ICredentialDataDecryptedObject,
 	node: INode,
@@ -100,7 +93,7 @@ export async function resolveCredential(
 ): Promise<ResolvedCredential> {
 	const node = context.getNode();
 	const authentication = authenticationOf(context, itemIndex);
-	const credentialType: ErpCredentialType = authentication === 'oAuth2' ? 'erpOAuth2Api' : 'erpApi';
+	const credentialType = credentialTypeOf(authentication);
 	const credentials = await getGuardedCredentials(context, itemIndex);
 	if (authentication === 'oAuth2') {
 		const token = credentials.oauthTokenData as { access_token?: unknown } | undefined;
@@ -109,8 +102,6 @@ export async function resolveCredential(
 		}
 	}
 	const baseUrl = normalizeBaseUrl(credentials.baseUrl);
-	const { list: lists } = readConventions(credentials, node, itemIndex);
-	const ratePerMinute = ratePerMinuteOf(credentials, node, itemIndex);
 	const reference = node.credentials?.[credentialType];
 	// The server limits per key (or OAuth2 grant): one pace per credential type, base URL and
 	// key (the credential itself for OAuth2, whose tokens change), named by a hash.
@@ -130,16 +121,13 @@ export async function resolveCredential(
 		host: new URL(baseUrl).host,
 		paceKey: paceKey(credentialType, baseUrl, key),
 		secrets: secretsOf(credentials),
-		lists,
-		ratePerMinute,
+		lists: readConventions(credentials, node, itemIndex).list,
+		ratePerMinute: ratePerMinuteOf(credentials, node, itemIndex),
 	};
 }
 
-/** The secrets to scrub from an error: OAuth2 tokens may have been refreshed since `resolveCredential`. */
-export async function currentSecrets(
-	context: ErpContext,
-	resolved: ResolvedCredential,
-): Promise<string[]> {
+/** The secrets to scrub from an error (OAuth2 tokens may have been refreshed since). */
+export async function currentSecrets(context: ErpContext, resolved: ResolvedCredential) {
 	if (resolved.authentication !== 'oAuth2') return resolved.secrets;
 	try {
 		const fresh = await (context as IExecuteFunctions).getCredentials(resolved.credentialType);

@@ -1,7 +1,6 @@
-// Error mapping: every failed request becomes a NodeApiError that says what happened in a user's
-// terms and keeps the API's error code (built by apiError.ts `makeError`, API text scrubbed): an
-// HTTP status, the rate limit (its wait past Max Rate-Limit Wait, the daily quota), an unreadable
-// body, and a request with no HTTP answer (network, TLS, OAuth2 connection).
+// The errors a request ends with, each a NodeApiError in a user's terms that keeps the API's error
+// code (apiError.ts `makeError`, API text scrubbed): an HTTP status, the rate limit's wait past Max
+// Rate-Limit Wait, the daily quota, an unreadable body, no HTTP answer (network, TLS, OAuth2).
 import type { IDataObject, INode, NodeApiError } from 'n8n-workflow';
 
 import type { ErpApiErrorDetail } from './apiError';
@@ -17,7 +16,6 @@ export interface ErpErrorContext {
 	resource?: string;
 	itemIndex?: number;
 	authentication: 'apiKey' | 'oAuth2';
-	/** Whether the request is resent after a lost answer (default: per `isIdempotentMethod`). */
 	resendable?: boolean;
 	/** The credential's secret values, scrubbed from anything the API sends back. */
 	secrets?: readonly string[];
@@ -37,88 +35,55 @@ export function httpStatusError(
 	extra?: string,
 ): NodeApiError {
 	const api = readApiError(body, context.secrets);
-	const apiMessage = api.message ? withPeriod(api.message) : undefined;
 	const fieldText = formatDetails(api.details);
-	const codeText = api.code ? `Error code: ${api.code}.` : undefined;
-	const credentialWord = context.authentication === 'oAuth2' ? 'access token' : 'API key';
+	const said = api.message ? `: ${api.message}` : '';
+	const oAuth2 = context.authentication === 'oAuth2';
+	// The description: the API's message (`shown`), what to do (`advice`), the API's error code.
+	let shown = api.message ? withPeriod(api.message) : undefined;
+	let advice: string | undefined;
 	let message: string;
-	let description: string | undefined;
-	switch (true) {
-		case status === 400:
-			message = fieldText
-				? `The ERP API rejected the request as invalid: ${fieldText}`
-				: `The ERP API rejected the request as invalid${api.message ? `: ${api.message}` : ''}`;
-			description = joinSentences(apiMessage, codeText);
-			break;
-		case status === 401:
-			message = `The ERP API refused the credential: the ${credentialWord} is missing, invalid, expired or revoked`;
-			description = joinSentences(
-				apiMessage,
-				context.authentication === 'oAuth2'
-					? 'Reconnect the credential, or check that the Base URL points to the right environment.'
-					: 'Check the key in the credential, its environment, and that it has not been revoked (ERP settings > API > Keys).',
-				codeText,
-			);
-			break;
-		case status === 403: {
-			const scopes = requiredScopes(context.method, context.path, context.body);
-			// An endpoint docs/api-contract.md does not list: the API's own message names the scope.
-			message = scopes.length
-				? `The credential lacks the permission for this request: it needs the scope ${scopes.join(', ')}`
-				: `The credential lacks the permission for this request${api.message ? `: ${api.message}` : ''}`;
-			description = joinSentences(
-				scopes.length ? apiMessage : undefined,
-				context.authentication === 'oAuth2'
-					? "Add the scope in the credential's Scopes and reconnect it."
-					: 'Create a key with the needed scope in the ERP settings (API > Keys) and use it in the credential.',
-				codeText,
-			);
-			break;
-		}
-		case status === 404:
-			message = `${context.resource ?? `The requested resource (${context.method} ${context.path})`} was not found`;
-			description = joinSentences(apiMessage, codeText);
-			break;
-		case status === 409:
-			message = `The ERP refused the operation (business rule${api.code ? ` ${api.code}` : ''})${api.message ? `: ${api.message}` : ''}`;
-			description = joinSentences(apiMessage, codeText);
-			break;
-		case status === 422:
-			if (api.code === 'idempotency_key_reused') {
-				message =
-					'This Idempotency-Key was already used for a different request in the last 24 hours';
-				description = joinSentences(
-					apiMessage,
-					'Use a different custom key for each distinct request (Request Options > Idempotency Key), or choose Automatic.',
-					codeText,
-				);
-				break;
-			}
-			message = fieldText
-				? `The ERP API rejected the data: ${fieldText}`
-				: `The ERP API rejected the data${api.message ? `: ${api.message}` : ''}`;
-			description = joinSentences(apiMessage, codeText);
-			break;
-		case status === 429:
-			message = 'The ERP API rate limit is still exceeded after several retries';
-			description = joinSentences(
-				apiMessage,
-				'The ERP allows a fixed number of requests per minute for each credential. Slow the workflow down or run it later.',
-				codeText,
-			);
-			break;
-		case status >= 500:
-			message = `The ERP API failed with a server error (HTTP ${status})`;
-			description = joinSentences(apiMessage, codeText);
-			break;
-		default:
-			message = `The ERP API answered HTTP ${status}${api.message ? `: ${api.message}` : ''}`;
-			description = joinSentences(codeText);
+	if (status === 400) {
+		message = `The ERP API rejected the request as invalid${fieldText ? `: ${fieldText}` : said}`;
+	} else if (status === 401) {
+		message = `The ERP API refused the credential: the ${oAuth2 ? 'access token' : 'API key'} is missing, invalid, expired or revoked`;
+		advice = oAuth2
+			? 'Reconnect the credential, or check that the Base URL points to the right environment.'
+			: 'Check the key in the credential, its environment, and that it has not been revoked (ERP settings > API > Keys).';
+	} else if (status === 403) {
+		// An endpoint docs/api-contract.md does not list: the API's own message names the scope.
+		const scopes = requiredScopes(context.method, context.path, context.body);
+		message = scopes.length
+			? `The credential lacks the permission for this request: it needs the scope ${scopes.join(', ')}`
+			: `The credential lacks the permission for this request${said}`;
+		if (!scopes.length) shown = undefined;
+		advice = oAuth2
+			? "Add the scope in the credential's Scopes and reconnect it."
+			: 'Create a key with the needed scope in the ERP settings (API > Keys) and use it in the credential.';
+	} else if (status === 404) {
+		message = `${context.resource ?? `The requested resource (${context.method} ${context.path})`} was not found`;
+	} else if (status === 409) {
+		message = `The ERP refused the operation (business rule${api.code ? ` ${api.code}` : ''})${said}`;
+	} else if (status === 422 && api.code === 'idempotency_key_reused') {
+		message = 'This Idempotency-Key was already used for a different request in the last 24 hours';
+		advice =
+			'Use a different custom key for each distinct request (Request Options > Idempotency Key), or choose Automatic.';
+	} else if (status === 422) {
+		message = `The ERP API rejected the data${fieldText ? `: ${fieldText}` : said}`;
+	} else if (status === 429) {
+		message = 'The ERP API rate limit is still exceeded after several retries';
+		advice =
+			'The ERP allows a fixed number of requests per minute for each credential. Slow the workflow down or run it later.';
+	} else if (status >= 500) {
+		message = `The ERP API failed with a server error (HTTP ${status})`;
+	} else {
+		message = `The ERP API answered HTTP ${status}${said}`;
+		shown = undefined;
 	}
+	const codeText = api.code ? `Error code: ${api.code}.` : undefined;
 	return makeError(
 		node,
 		message,
-		joinSentences(description, extra),
+		joinSentences(shown, advice, codeText, extra),
 		{ code: api.code, httpCode: status, details: api.details, apiMessage: api.message },
 		context.itemIndex,
 	);
@@ -154,10 +119,8 @@ export function waitCapError(
 	waitSeconds: number,
 	maxWaitSeconds: number,
 	context: ErpErrorContext,
-	/** How long the request already waited for the rate limit (its turns), when it did. */
-	waitedSeconds = 0,
-	/** The API named no wait (a bare 429): `waitSeconds` is when the pacer would try the key again. */
-	estimated = false,
+	waitedSeconds = 0, // already waited for the rate limit
+	estimated = false, // a bare 429: `waitSeconds` is when the pacer tries the key again
 ): NodeApiError {
 	const api = readApiError(body, context.secrets);
 	const asked = Math.ceil(waitSeconds);
@@ -194,10 +157,7 @@ export function badBodyError(node: INode, status: number, context: ErpErrorConte
 	);
 }
 
-/**
- * For a request whose answer was lost and that was not resent (`resendable` false, by default per
- * `isIdempotentMethod`): what the user should know before running it again.
- */
+/** What to know before running again a request whose answer was lost and was not resent. */
 export function mayHaveBeenApplied(
 	method: HttpMethod,
 	resendable = isIdempotentMethod(method),
@@ -211,8 +171,16 @@ export function mayHaveBeenApplied(
 	return undefined;
 }
 
-// No HTTP answer: the network failed, the TLS handshake was refused, or the OAuth2 credential
-// cannot be used.
+const NETWORK_REASONS: Record<string, string> = {
+	ECONNREFUSED: 'the connection was refused',
+	ECONNRESET: 'the connection was closed unexpectedly',
+	ETIMEDOUT: 'the request timed out',
+	ECONNABORTED: 'the request timed out',
+	ESOCKETTIMEDOUT: 'the request timed out',
+	ENOTFOUND: 'the host name could not be resolved',
+	EAI_AGAIN: 'the host name could not be resolved',
+	CERT_HAS_EXPIRED: 'its TLS certificate has expired',
+};
 
 /** The request failed without an HTTP answer. */
 export function networkError(
@@ -223,17 +191,7 @@ export function networkError(
 	attempts = 1,
 	cause?: string,
 ): NodeApiError {
-	const what: Record<string, string> = {
-		ECONNREFUSED: 'the connection was refused',
-		ECONNRESET: 'the connection was closed unexpectedly',
-		ETIMEDOUT: 'the request timed out',
-		ECONNABORTED: 'the request timed out',
-		ESOCKETTIMEDOUT: 'the request timed out',
-		ENOTFOUND: 'the host name could not be resolved',
-		EAI_AGAIN: 'the host name could not be resolved',
-		CERT_HAS_EXPIRED: 'its TLS certificate has expired',
-	};
-	const reason = (code && what[code]) ?? 'the connection failed';
+	const reason = (code && NETWORK_REASONS[code]) ?? 'the connection failed';
 	const sentOnce =
 		code === 'ECONNREFUSED' ? undefined : mayHaveBeenApplied(context.method, context.resendable);
 	return makeError(

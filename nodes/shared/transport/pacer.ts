@@ -1,78 +1,65 @@
-// The pacer: each key's rate, in one place. Whatever limiter the ERP (or a gateway in front of it)
-// runs, fixed or sliding windows, token or leaky buckets, and whatever it reports:
-//
-// - Requests for a key are spaced evenly at the rate known: the ERP's headers (limit per window,
-//   and what is left of the window until its end); else the credential's Rate Limit (Requests per
-//   Minute); else the specification's 100 per minute; always a little under it (RATE_MARGIN).
-//   Only the head of the key's queue is sent, one interval after the last turn (timers' lateness
-//   never adds up: P3 lost 5 % to it): never a burst, at the start or at a reopening. Headers cap
-//   the rate; they never grant a burst.
-// - A 429 (bare or not, whatever the headers said) halves the key's rate: every 429 to a request
-//   sent since the last cut cuts again (one cut per round: those already in flight cut no
-//   further), down to a sixteenth of the known rate. While nothing is refused the rate recovers
-//   step by step (additive increase: each accepted request adds a fiftieth of the rate where the
-//   refusals began), so an unknown limiter is found without a model of it, and processes sharing
-//   a key converge on their shares. A 429's Retry-After (else its reset) closes the key until
-//   then; a bare 429 closes it for one interval at the new rate.
-// - Every process finds its own share the same way (as TCP flows share a link): with budget
-//   headers each sees what the others used (the remaining count); with none, their 429s.
-// - The only end of waiting is the request's Max Rate-Limit Wait: a turn that would come later is
-//   taken then (the server's answer decides), at once when the key is closed past it (nothing to
-//   wait for), and the attempt loop (request.ts) fails a 429 whose wait would pass it, clearly.
-//
-// The arithmetic takes the time as a parameter (unit tests drive it with fake time); `takeTurn`
-// wires it to `clockMs` and n8n's `sleep`.
+// The pacer: each key's rate, in one place, whatever limiter the ERP or a gateway runs (fixed or
+// sliding windows, token or leaky buckets) and whatever it reports.
+// - Requests of a key are spaced evenly, a little under the rate known (the ERP's headers, else the
+//   credential's Rate Limit, else the specification's 100 per minute): only the head of the key's
+//   queue goes, one interval after the last (a timer's lateness never adds up). Never a burst:
+//   headers cap the rate, they never grant one.
+// - A 429 (whatever the headers said) halves the rate, once per round of requests sent since the
+//   last cut, down to a sixteenth of the known rate; each accepted request then adds back a
+//   fiftieth of the rate where the refusals began (as TCP finds a link's capacity), so an unknown
+//   limiter, or another process on the same key, is found without a model of it. A 429 closes the
+//   key until its Retry-After (else its reset; a bare 429: one interval at the new rate).
+// - Waiting ends only at the request's Max Rate-Limit Wait: a turn due later is taken then (the
+//   server decides), and request.ts fails a 429 whose wait would pass it.
+// The arithmetic takes the time as a parameter (tests use fake time); `takeTurn` runs it on
+// `clockMs` and n8n's `sleep`.
 import { createHash } from 'crypto';
 import { sleep } from 'n8n-workflow';
 
 import type { RateLimitInfo } from './rateHeaders';
 
-/** The clock of every wait (the attempt loop's too): monotonic, never set back like Date (NTP, tests). */
+/** The clock of every wait: monotonic, never set back as Date can be. */
 export const clockMs = (): number => performance.now();
 
-/** The specification's rate limit, used while neither the ERP nor the credential says another. */
+/** The specification's rate, while neither the ERP nor the credential says another. */
 export const SPEC_RATE_PER_MINUTE = 100;
-/** Requests are spaced this much under the known rate, so that network jitter never overflows it. */
+/** Requests go this much under the known rate, so that network jitter never overflows it. */
 export const RATE_MARGIN = 0.97;
 /** A 429 multiplies the rate by this. */
 export const CUT_FACTOR = 0.5;
-/** Each accepted request raises a cut rate by this share of the rate where the refusals began. */
+/** Each accepted request raises a cut rate by this share of the rate where refusals began. */
 export const RECOVER_STEP = 1 / 50;
 /** A key is never cut below this share of its known rate. */
 export const MIN_RATE_SHARE = 1 / 16;
-/** Added to a server's reset, so that the request lands after it, not on it. */
+/** Added to a server's reset, so that the request lands after it. */
 export const RESET_MARGIN_MS = 20;
-/** A waiting request looks again at least this often (and a cancellation is noticed within it). */
+/** A waiting request looks again (and notices a cancellation) at least this often. */
 export const WAIT_SLICE_MS = 200;
-/** A key with nothing waiting or in flight is forgotten after this long. */
+/** An idle key (nothing waiting or in flight) is forgotten after this long; at most MAX_KEYS kept. */
 export const IDLE_MS = 15 * 60_000;
-/** At most this many keys are kept; the least recently used idle ones go first. */
 export const MAX_KEYS = 500;
 
 /** One key's rate state. */
 export interface Pace {
-	/** The rate a 429 cut to, per minute, recovering; undefined: at the known rate. */
+	/** Per minute: the rate a 429 cut to (undefined: the known rate), and where refusals began. */
 	cutRate?: number;
-	/** The rate when the refusals began (per minute): the recovery's step is a share of it. */
 	refusedRate?: number;
-	/** When the rate was last cut (-Infinity: never). */
+	/** When the rate was last cut (-Infinity: never), and whether anything was accepted since. */
 	cutAtMs: number;
-	/** Something was accepted since the last cut. */
 	acceptedSinceCut: boolean;
 	/** Nothing is sent before then (a 429's wait, or a window used up). */
 	gateUntilMs: number;
-	/** The last request sent. */
 	lastSentMs: number;
 	/** The headers' limit per window, and the longest window seen (ms). */
 	limit?: number;
 	windowMs: number;
-	/** The current window's end, the tightest bound its answers gave, and what they said was left. */
+	/** The current window's end (the tightest bound its answers gave) and what is left of it. */
 	windowEndMs?: number;
 	remaining?: number;
-	/** The credential's rate, as the credential says it now (undefined: not set). */
+	/** The credential's rate, as it says now (undefined: not set). */
 	credentialRate?: number;
 	inFlight: number;
-	/** Tickets of the waiting requests, first come first served (a request refused goes first). */
+	/** Waiting tickets, first come first served (a refused request goes first). */
 	queue: number[];
 	/** When each waiting ticket last looked (one whose wait never returns is passed over). */
 	seen: Map<number, number>;
@@ -95,13 +82,13 @@ export function newPace(nowMs: number): Pace {
 	};
 }
 
-/** The rate known (per minute): the headers' limit per window, else the credential's, else the spec's. */
+/** The rate known, per minute: the headers' limit per window, else the credential's, else the spec's. */
 export function knownRate(pace: Pace): number {
 	if (pace.limit !== undefined && pace.windowMs > 0) return (pace.limit * 60_000) / pace.windowMs;
 	return pace.credentialRate ?? SPEC_RATE_PER_MINUTE;
 }
 
-/** The rate requests go at now (per minute): the known rate with its margin, or lower after a 429. */
+/** The rate requests go at now, per minute: the known rate with its margin, or lower after a 429. */
 export function currentRate(pace: Pace): number {
 	return Math.min(knownRate(pace) * RATE_MARGIN, pace.cutRate ?? Infinity);
 }
@@ -118,7 +105,7 @@ export function intervalMs(pace: Pace, nowMs: number): number {
 	return interval;
 }
 
-/** When the request at `position` in the queue (0: the head; only it is sent) is expected to go. */
+/** When the request at `position` in the queue (0: the head, the only one sent) is expected to go. */
 export function turnAtMs(pace: Pace, position: number, nowMs: number): number {
 	return Math.max(nowMs, dueMs(pace, nowMs)) + position * intervalMs(pace, nowMs);
 }
@@ -128,7 +115,7 @@ export function dueMs(pace: Pace, nowMs: number): number {
 	return Math.max(pace.gateUntilMs, pace.lastSentMs + intervalMs(pace, nowMs));
 }
 
-/** turnAtMs, by `deadlineMs` at the latest; `nowMs` when the key is closed past it (no use waiting). */
+/** turnAtMs, by `deadlineMs` at the latest; now when the key is closed past it (no use waiting). */
 export function turnByMs(pace: Pace, position: number, nowMs: number, deadlineMs: number): number {
 	return pace.gateUntilMs > deadlineMs
 		? nowMs
@@ -148,7 +135,6 @@ export interface PaceAnswer {
 	status: number;
 	apiCode?: string;
 	info: RateLimitInfo;
-	/** When its request was sent. */
 	sentAtMs: number;
 }
 
@@ -163,7 +149,7 @@ function readWindow(pace: Pace, info: RateLimitInfo, nowMs: number): void {
 	if (info.remaining === undefined || info.resetSeconds === undefined) return;
 	if (info.limit !== undefined) pace.limit = info.limit;
 	pace.windowMs = Math.max(pace.windowMs, info.resetSeconds * 1000);
-	// Resets are whole seconds rounded up: each answer bounds the end from above; a count that
+	// Resets are whole seconds rounded up, so each answer bounds the end from above; a count that
 	// went up, or an end passed, is a new window.
 	const bound = nowMs + info.resetSeconds * 1000;
 	const newWindow =
@@ -206,10 +192,7 @@ export function answered(pace: Pace, answer: PaceAnswer | undefined, nowMs: numb
 	pace.gateUntilMs = Math.max(pace.gateUntilMs, nowMs + wait);
 }
 
-/**
- * Forgets keys nobody uses: nothing waiting or in flight and unused for IDLE_MS, and beyond
- * MAX_KEYS the least recently used idle ones. A forgotten key starts again at the known rate.
- */
+/** Forgets idle keys unused for IDLE_MS, and past MAX_KEYS the least recently used idle ones. */
 export function prune(paces: Map<string, Pace>, nowMs: number): void {
 	const idle = (p: Pace) => p.queue.length === 0 && p.inFlight === 0;
 	for (const [key, pace] of paces) {
@@ -224,17 +207,14 @@ export function prune(paces: Map<string, Pace>, nowMs: number): void {
 
 const paces = new Map<string, Pace>();
 
-/**
- * The key's name: a hash of the credential type, the base URL and the key (the API key, or the
- * credential for OAuth2, whose tokens change), so that no secret is kept in clear.
- */
+/** A key's name: a hash of the credential type, base URL and key, so no secret is kept in clear. */
 export function paceKey(credentialType: string, baseUrl: string, key: string): string {
 	return createHash('sha256').update(`${credentialType}\n${baseUrl}\n${key}`).digest('hex');
 }
 
 /**
- * Waits `ms` with n8n's `sleep`, in slices: n8n's `sleep(ms, signal)` honours the signal only from
- * n8n 2.34, so the signal is checked between slices: a cancellation rejects (its reason) within one.
+ * Waits `ms` with n8n's `sleep`, in slices: `sleep` honours the signal only from n8n 2.34, so a
+ * cancellation is checked between slices and rejects (with its reason) within one.
  */
 export async function wait(ms: number, signal?: AbortSignal): Promise<void> {
 	let left = ms;
@@ -252,9 +232,8 @@ export async function wait(ms: number, signal?: AbortSignal): Promise<void> {
 export type Turn = { pace: Pace; sentAtMs: number; settled: boolean };
 
 /**
- * Waits for the request's turn on its key, in the order of arrival (`first`: ahead of everyone,
- * for a request that was refused), and takes it, by `deadlineMs` (the end of the request's Max
- * Rate-Limit Wait) at the latest (turnByMs).
+ * Waits for the request's turn on its key in the order of arrival (`first`: ahead of everyone, for
+ * a refused request) and takes it, by `deadlineMs` (the end of its Max Rate-Limit Wait) at the latest.
  */
 export async function takeTurn(
 	key: string,

@@ -1,9 +1,7 @@
-// Page sizes. The spec leaves the maximum page size open; the nodes ask for up to 100
-// (docs/api-contract.md, "Tolerant page size"). A server may allow less and refuse `limit=100`:
-// the list reader then falls back once (pagination.ts), and this module remembers, per
-// credential, what to send instead.
-// Process memory only (like the rate-limit budgets): a restart or another worker learns it again
-// with one refused request.
+// Page sizes. The specification leaves the maximum page size open; the nodes ask for up to 100
+// (docs/api-contract.md, "Tolerant page size"). A server that refuses it makes the list reader fall
+// back once (pagination.ts), and this module remembers, per credential, what to send instead, in
+// process memory only: a restart or another worker learns it again with one refused request.
 import type { INode } from 'n8n-workflow';
 
 import type { ErpApiErrorDetail } from './apiError';
@@ -15,15 +13,10 @@ export const MAX_PAGE_SIZE = 100;
 const MAX_REMEMBERED = 1000;
 
 /**
- * What a credential's server refused: a wanted size of `from` or more is sent as `limit` instead
- * (undefined: no `limit`, the server's default page). Smaller sizes are sent as they are.
+ * Per credential: a wanted size of `from` or more is sent as `limit` instead (undefined: none, the
+ * server's default page); smaller sizes are sent as they are.
  */
-interface Learnt {
-	from: number;
-	limit: number | undefined;
-}
-
-const learnt = new Map<string, Learnt>();
+const learnt = new Map<string, { from: number; limit: number | undefined }>();
 
 /** The memory's key: the node's credential (type and id, else name) and the Base URL. No secret. */
 export function pageSizeKey(node: INode, credentialType: string, baseUrl: string): string {
@@ -49,7 +42,7 @@ export function rememberRefusal(key: string, refused: number, maximum?: number):
 	if (learnt.size > MAX_REMEMBERED) learnt.delete(learnt.keys().next().value as string);
 }
 
-/** What the API's error said, as the transport keeps it (errors.ts `apiErrorFacts`). */
+/** What the API's error said, as the transport keeps it (apiError.ts `apiErrorFacts`). */
 export interface RefusalFacts {
 	httpCode: number | null;
 	apiMessage?: string | null;
@@ -60,20 +53,15 @@ export interface RefusalFacts {
 // 50", "'limit' must be <= 50", "limit: at most 50", "Invalid query parameter limit", "invalid
 // value for limit". Not "the date range exceeds the limit of 1 year" nor "rate limit exceeded".
 function namesParameter(name: string): RegExp[] {
-	const known = patternsByName.get(name);
-	if (known !== undefined) return known;
 	const n = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-	const patterns = [
+	return [
 		new RegExp(
 			`(?:^|[^\\w.-])["'\`]?${n}["'\`]?(?=\\s*(?:[:=<>(]|$)|\\s+(?:must|should|is|has|cannot|can't|may|exceeds|parameter|value|out)\\b)`,
 			'i',
 		),
 		new RegExp(`\\b(?:parameter|param|field|argument|for)\\s+["'\`]?${n}(?!\\w)`, 'i'),
 	];
-	if (patternsByName.size < 16) patternsByName.set(name, patterns);
-	return patterns;
 }
-const patternsByName = new Map<string, RegExp[]>();
 
 // The maximum a text states: "between 1 and 50", "from 1 to 50", "at most 50", "max 50",
 // "maximum is 50", "<= 50", "up to 50", "not greater than 50", "must not exceed 50".
@@ -92,10 +80,8 @@ function namesField(field: string | undefined, name: string): boolean {
 
 /**
  * Whether an error answer refuses the page size `sent`: HTTP 400 or 422 whose details name the
- * field `name` (the page size parameter, `limit` by default), or whose message (or a detail's)
- * names that parameter. Any other refusal
- * (another parameter, another status) is not, and fails as it is. `maximum` is the largest size
- * the text states, when it states one below `sent`.
+ * field `name` (the page size parameter), or whose message or a detail's names that parameter.
+ * `maximum`: the largest size the text states, when it states one below `sent`.
  */
 export function limitRefusal(
 	facts: RefusalFacts | undefined,
@@ -107,9 +93,10 @@ export function limitRefusal(
 	const texts = [facts.apiMessage, ...details.map((detail) => detail.message)].filter(
 		(text): text is string => typeof text === 'string' && text !== '',
 	);
+	const patterns = namesParameter(name);
 	const aboutLimit =
 		details.some((detail) => namesField(detail.field, name)) ||
-		texts.some((text) => namesParameter(name).some((pattern) => pattern.test(text)));
+		texts.some((text) => patterns.some((pattern) => pattern.test(text)));
 	if (!aboutLimit) return undefined;
 	for (const text of texts) {
 		for (const pattern of STATES_MAXIMUM) {

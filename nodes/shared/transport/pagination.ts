@@ -1,6 +1,6 @@
 // Pagination: cursor-following over list endpoints, on top of the attempt loop.
 import { NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, INode, NodeApiError } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { valueAt } from '../conventions';
 import { invalid } from '../validation';
@@ -20,14 +20,16 @@ interface PageRequest {
 	itemIndex?: number;
 }
 
+/** A next cursor as the lists use it: a non-empty string, else undefined (the list ends). */
+const cursorOf = (next: unknown) => (typeof next === 'string' && next !== '' ? next : undefined);
+
 /**
- * Reads one page. The page size sent is `wanted`, or what the credential's server is known to
- * accept (pageSize.ts). With `mayFallBack`, a page refused because of its size (400/422 about
- * `limit`) is asked for once more: with the maximum the server stated, else without `limit` (the
- * server's default page); that is remembered for the credential. Only a caller that has handed on
- * nothing of this list yet may fall back, so no item is lost or read twice.
- * The names (`cursor`, `limit`) and the paths of the items (`data`) and of the next cursor
- * (`pagination.next_cursor`) are the credential's list conventions (../conventions.ts).
+ * Reads one page, of `wanted` items or what the credential's server is known to accept
+ * (pageSize.ts). With `mayFallBack`, a page refused for its size (400/422 about the page size
+ * parameter) is asked for once more, with the maximum the server stated, else without a page size
+ * (the server's default), remembered for the credential. Only a caller that has handed on nothing
+ * of this list yet may fall back, so no item is lost or read twice. Parameter names and answer
+ * paths are the credential's list conventions (../conventions.ts).
  */
 async function readPage(
 	context: ErpContext,
@@ -38,42 +40,43 @@ async function readPage(
 ): Promise<{ data: IDataObject[]; next: unknown }> {
 	const { path, itemIndex } = page;
 	const { cursorParam, pageSizeParam, itemsPath, nextCursorPath } = resolved.lists;
-	const pageOf = (body: unknown): { data: IDataObject[]; next: unknown } => {
-		const data = valueAt(body, itemsPath);
-		if (!Array.isArray(data))
-			throw listShapeError(resolved.node, path, itemIndex, itemsPath.join('.'));
-		return { data: data as IDataObject[], next: valueAt(body, nextCursorPath) };
-	};
-	const ask = async (limit: number | undefined): Promise<unknown> => {
-		const qs: IDataObject = {
-			...page.qs,
-			[pageSizeParam]: limit,
-			...(page.cursor !== undefined ? { [cursorParam]: page.cursor } : {}),
-		};
+	const ask = async (limit: number | undefined) => {
+		const qs: IDataObject = { ...page.qs, [pageSizeParam]: limit };
+		if (page.cursor !== undefined) qs[cursorParam] = page.cursor;
 		if (limit === undefined) delete qs[pageSizeParam];
-		const answer = await send(context, resolved, { method: 'GET', path, qs, itemIndex }, settings);
-		return answer.body;
+		const request = { method: 'GET' as const, path, qs, itemIndex };
+		const { body } = await send(context, resolved, request, settings);
+		const data = valueAt(body, itemsPath);
+		if (!Array.isArray(data)) {
+			throw makeError(
+				resolved.node,
+				`The ERP API answered GET ${path} with something that is not a list (no "${itemsPath.join('.')}" array)`,
+				"Check that the Base URL points to the ERP API v1, and where your ERP puts a list's items: the credential's Items Path (Custom API Conventions).",
+				{ code: 'invalid_list_response' },
+				itemIndex,
+			);
+		}
+		return { data: data as IDataObject[], next: valueAt(body, nextCursorPath) };
 	};
 	const key = pageSizeKey(resolved.node, resolved.credentialType, resolved.baseUrl);
 	const limit = limitToSend(key, page.wanted);
-	// send's errors are the transport's node errors: one that is not a refusal of `limit` goes on unchanged.
+	// The transport's errors go on unchanged, but for a first refusal of the page size (once only).
 	const first = await ask(limit).then(
-		(body) => ({ ok: true as const, body }),
+		(read) => ({ ok: true as const, read }),
 		(error: unknown) => ({ ok: false as const, error }),
 	);
-	if (first.ok) return pageOf(first.body);
+	if (first.ok) return first.read;
 	const refusal =
 		mayFallBack && limit !== undefined
 			? limitRefusal(apiErrorFacts(first.error), limit, pageSizeParam)
 			: undefined;
 	if (refusal === undefined || limit === undefined) throw first.error;
-	// One fallback, never more: a refusal of the smaller page fails as it is.
 	rememberRefusal(key, limit, refusal.maximum);
 	const smaller = limitToSend(key, page.wanted);
 	context.logger.info(
 		`ERP API refused ${pageSizeParam}=${limit} on GET ${path}; reading ${smaller === undefined ? "the server's default page size" : `pages of ${smaller}`} from now on with this credential`,
 	);
-	return pageOf(await ask(smaller));
+	return await ask(smaller);
 }
 
 function clampPageSize(pageSize: number | undefined): number {
@@ -83,10 +86,9 @@ function clampPageSize(pageSize: number | undefined): number {
 type PageOptions = { pageSize?: number; max?: number; itemIndex?: number; cursor?: string };
 
 /**
- * Pages of a list endpoint, following `next_cursor`, from `cursor` if given. `pageSize` (default and maximum 100) is the
- * `limit` query parameter; `max` stops after that many items. Stops on a null, missing or empty
- * cursor; fails on a cursor it has already followed. The credential is resolved once per list.
- * A first page refused because of its size is read again once with a smaller one (`readPage`).
+ * Pages of a list endpoint, following the next cursor, from `cursor` if given, in pages of
+ * `pageSize` (default and maximum 100), stopping after `max` items. Stops on a null, missing or
+ * empty cursor; fails on a cursor it has already followed. The credential is read once per list.
  */
 export async function* erpPaginate(
 	this: ErpContext,
@@ -114,20 +116,16 @@ async function* pages(
 	let count = 0;
 	while (max === undefined || count < max) {
 		const wanted = max === undefined ? pageSize : Math.min(pageSize, max - count);
-		const page = await readPage(
-			context,
-			resolved,
-			{ path, qs, wanted, cursor, itemIndex },
-			settings,
-			count === 0 && cursor === options.cursor,
-		);
+		const request = { path, qs, wanted, cursor, itemIndex };
+		const first = count === 0 && cursor === options.cursor;
+		const page = await readPage(context, resolved, request, settings, first);
 		let items = page.data;
 		if (max !== undefined && items.length > max - count) items = items.slice(0, max - count);
 		count += items.length;
 		if (items.length > 0) yield items;
 
-		const next = page.next;
-		if (typeof next !== 'string' || next === '') return;
+		const next = cursorOf(page.next);
+		if (next === undefined) return;
 		if (seen.has(next)) {
 			throw new NodeOperationError(
 				resolved.node,
@@ -143,10 +141,7 @@ async function* pages(
 	}
 }
 
-/**
- * One page of a list endpoint, from `cursor` (the editor's searchable lists). A page refused
- * because of its size is read again once with a smaller one, as the first page of `erpPaginate`.
- */
+/** One page of a list endpoint, from `cursor` (the editor's searchable lists). */
 export async function erpListPage(
 	this: ErpContext,
 	path: string,
@@ -156,29 +151,16 @@ export async function erpListPage(
 ): Promise<{ data: IDataObject[]; nextCursor?: string }> {
 	const { cursor, itemIndex } = options;
 	const resolved = await resolveCredential(this, itemIndex);
-	const wanted = clampPageSize(options.pageSize);
-	const page = await readPage(
-		this,
-		resolved,
-		{ path, qs, wanted, cursor, itemIndex },
-		settings,
-		true,
-	);
-	return {
-		data: page.data,
-		nextCursor: typeof page.next === 'string' && page.next !== '' ? page.next : undefined,
-	};
+	const request = { path, qs, wanted: clampPageSize(options.pageSize), cursor, itemIndex };
+	const page = await readPage(this, resolved, request, settings, true);
+	return { data: page.data, nextCursor: cursorOf(page.next) };
 }
 
 /**
- * Query parameters the user names freely (Get Many's Query Parameters) and the label of the
- * parameter they come from. The names the credential's list conventions give the cursor and the
- * page size (by default `cursor` and `limit`) are the node's: one of them here is refused.
+ * Query parameters the user names freely (Get Many's Query Parameters), and their parameter's
+ * label. The credential's names for the cursor and the page size are the node's: refused here.
  */
-export interface FreeQuery {
-	label: string;
-	values: IDataObject;
-}
+type FreeQuery = { label: string; values: IDataObject };
 
 function refuseNodeNames(resolved: ResolvedCredential, free: FreeQuery, itemIndex?: number): void {
 	const { cursorParam, pageSizeParam } = resolved.lists;
@@ -243,22 +225,5 @@ export async function erpListAnswer(
 	const data = valueAt(body, itemsPath);
 	const holder = valueAt(body, nextCursorPath.slice(0, -1));
 	if (!Array.isArray(data) || typeof holder !== 'object' || holder === null) return undefined;
-	const next = valueAt(body, nextCursorPath);
-	return { data, nextCursor: typeof next === 'string' && next !== '' ? next : undefined };
-}
-
-/** A list answer whose shape is not the list envelope. */
-export function listShapeError(
-	node: INode,
-	path: string,
-	itemIndex?: number,
-	itemsPath = 'data',
-): NodeApiError {
-	return makeError(
-		node,
-		`The ERP API answered GET ${path} with something that is not a list (no "${itemsPath}" array)`,
-		"Check that the Base URL points to the ERP API v1, and where your ERP puts a list's items: the credential's Items Path (Custom API Conventions).",
-		{ code: 'invalid_list_response' },
-		itemIndex,
-	);
+	return { data, nextCursor: cursorOf(valueAt(body, nextCursorPath)) };
 }

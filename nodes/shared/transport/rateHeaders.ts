@@ -1,19 +1,14 @@
-// What an answer's headers say about the rate limit. The dialects a server or its gateway may speak, each read into the same
-// budget: how many requests the window allows, how many are left, and the seconds until it
-// resets. Pure functions (the time is a parameter). The first dialect whose headers are present
-// and readable is used; unreadable values are ignored, never a crash or a wait of years.
-//
+// What an answer's headers say about the rate limit, in the dialects a server or its gateway may
+// speak, each read into the same budget (limit per window, requests left, seconds to the reset).
+// The first dialect present and readable wins; unreadable values are ignored, never a crash or a
+// wait of years. Pure functions (the time is a parameter).
 //   ietf-fields  RateLimit-Limit: 30, RateLimit-Remaining: 29, RateLimit-Reset: 10 (early drafts)
 //   draft7       RateLimit: limit=30, remaining=29, reset=10 + RateLimit-Policy: 30;w=10
 //   structured   RateLimit: "30-in-10sec";r=29;t=10 + RateLimit-Policy: "30-in-10sec";q=30;w=10
-//                (later drafts; with several policies the tightest, the fewest left, governs)
-//   x-ratelimit  X-RateLimit-Limit / -Remaining / -Reset, or X-Rate-Limit-*, where Reset is delta
-//                seconds, Unix seconds or Unix milliseconds (told apart by size, measured
-//                against the answer's Date, else the clock)
-//
-// Retry-After (delta seconds or an HTTP date) is read beside them. A server that sends none of
-// these is paced all the same (pacer.ts): the headers only cap the rate.
-
+//                (later drafts; with several policies, the one with the fewest left governs)
+//   x-ratelimit  X-RateLimit-* or X-Rate-Limit-*, Reset in delta seconds, Unix seconds or Unix
+//                milliseconds (told apart by size, against the answer's Date, else the clock)
+// Retry-After (delta seconds or an HTTP date) is read beside them.
 export type Headers = Record<string, unknown>;
 
 export type DialectName = 'ietf-fields' | 'draft7' | 'structured' | 'x-ratelimit';
@@ -28,21 +23,16 @@ export interface BudgetReading {
 
 /** A reset that reads as more than a day away is not a rate-limit window: it is never waited for. */
 export const MAX_RESET_SECONDS = 86_400;
-/** From this size a Reset is a Unix time in milliseconds (2001 onwards), else in seconds. */
+/** From these sizes a Reset is a Unix time (2001 onwards) in milliseconds, or in seconds. */
 const EPOCH_MS_FROM = 1e12;
 const EPOCH_SECONDS_FROM = 1e9;
 
 /** A header's value (case-insensitive name; the first of several), trimmed. */
 export function header(headers: Headers | undefined, name: string): string | undefined {
-	if (!headers) return undefined;
-	const wanted = name.toLowerCase();
-	for (const [key, value] of Object.entries(headers)) {
-		if (key.toLowerCase() === wanted) {
-			const first = Array.isArray(value) ? value[0] : value;
-			return first === undefined || first === null ? undefined : String(first).trim();
-		}
-	}
-	return undefined;
+	const key = Object.keys(headers ?? {}).find((k) => k.toLowerCase() === name.toLowerCase());
+	const value = key === undefined ? undefined : headers![key];
+	const first = Array.isArray(value) ? value[0] : value;
+	return first === undefined || first === null ? undefined : String(first).trim();
 }
 
 /** A non-negative decimal number, else undefined. */
@@ -70,10 +60,10 @@ export function resetSecondsOf(raw: number | undefined, referenceMs: number): nu
 	return seconds > MAX_RESET_SECONDS ? undefined : seconds;
 }
 
-/** `a=1, b=2` (draft 7) into its numbers; garbage entries are left out. */
-function keyValues(value: string): Map<string, number | undefined> {
+/** `a=1, b=2` into its numbers (unreadable ones undefined). */
+function keyValues(parts: string[]): Map<string, number | undefined> {
 	const out = new Map<string, number | undefined>();
-	for (const part of value.split(/[,;]/)) {
+	for (const part of parts) {
 		const [key, raw] = part.split('=', 2).map((s) => s?.trim());
 		if (key) out.set(key.toLowerCase(), nonNegativeNumber(raw));
 	}
@@ -87,12 +77,7 @@ function sfList(value: string): Array<{ name: string; params: Map<string, number
 		const [name, ...params] = (item.match(/("[^"]*"|[^;])+/g) ?? []).map((s) => s.trim());
 		// A quoted string or a token, else the item is not readable.
 		if (name === undefined || !/^("[^"]*"|[A-Za-z*][\w!#$%&'*+.^`|~:/-]*)$/.test(name)) continue;
-		const map = new Map<string, number | undefined>();
-		for (const param of params) {
-			const [key, raw] = param.split('=', 2).map((s) => s.trim());
-			if (key) map.set(key.toLowerCase(), nonNegativeNumber(raw));
-		}
-		items.push({ name: name.replace(/^"|"$/g, ''), params: map });
+		items.push({ name: name.replace(/^"|"$/g, ''), params: keyValues(params) });
 	}
 	return items;
 }
@@ -106,7 +91,7 @@ function ietfFields(headers: Headers, nowMs: number): BudgetReading {
 }
 
 function draft7(headers: Headers, nowMs: number): BudgetReading {
-	const fields = keyValues(header(headers, 'ratelimit') ?? '');
+	const fields = keyValues((header(headers, 'ratelimit') ?? '').split(/[,;]/));
 	const policy = leadingNumber(header(headers, 'ratelimit-policy'));
 	return {
 		limit: fields.get('limit') ?? policy,
@@ -172,10 +157,7 @@ export const DIALECTS: ReadonlyArray<{
 	},
 ];
 
-/**
- * The budget the answer's headers report, in the first dialect present that gives both the
- * remaining count and the reset; else what the first one present gives; else nothing.
- */
+/** The budget: the first dialect present with both remaining and reset, else the first present. */
 export function readBudget(
 	headers: Headers | undefined,
 	nowMs: number,
@@ -205,18 +187,14 @@ export function parseRetryAfter(value: string | undefined, nowMs: number): numbe
 }
 
 /** What one answer's headers say about the rate limit. */
-export interface RateLimitInfo {
-	limit?: number;
-	remaining?: number;
-	/** Seconds until the current window resets, in whichever dialect the server spoke. */
-	resetSeconds?: number;
+export interface RateLimitInfo extends BudgetReading {
 	/** Seconds to wait before retrying (`Retry-After`), on a refusal or a 503. */
 	retryAfterSeconds?: number;
-	/** The header dialect the budget was read from; undefined when none was sent. */
+	/** The dialect the budget was read from; undefined when none was sent. */
 	dialect?: DialectName;
 }
 
-/** The one reader of rate-limit headers for every request path (nodes, lists, lookups, triggers). */
+/** The one reader of rate-limit headers, for every request. */
 export function readRateLimitHeaders(headers: Headers | undefined, nowMs: number): RateLimitInfo {
 	const { limit, remaining, resetSeconds, dialect } = readBudget(headers, nowMs);
 	return {

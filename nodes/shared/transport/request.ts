@@ -1,15 +1,12 @@
-// The attempt loop: one request to the ERP API, each attempt in its turn on the key (pacer.ts),
-// what happens on a 429, what is resent, and the error a request ends with.
-//
-// - A 429 is never a retry count: the pacer has slowed the key down and closed it until the
-//   server's Retry-After or reset, else (a bare 429) for the wait it chose; the request waits its
-//   turn again, first in line. The limit is time: Max Rate-Limit Wait, for the whole request from
-//   its first attempt; a 429 whose wait would pass it fails, with a clear error. An exhausted
-//   daily quota (`daily_quota_exceeded`) fails at once.
-// - Resent after a lost answer (5xx, reset, timeout, unreadable body): GET and DELETE, or what
-//   the request's `resendable` says; any method after a refused connection. At most MAX_RETRIES,
-//   with full-jitter exponential back-off (a 5xx's Retry-After instead, when it names one).
-// One attempt is attempt.ts.
+// The attempt loop: one request, each attempt in its turn on the key (pacer.ts; one attempt is
+// attempt.ts), what happens on a 429, what is resent, and the error the request ends with.
+// - A 429 is never counted as a retry: the pacer has slowed the key down and closed it for a
+//   while, and the request waits its turn again, first in line. Its limit is time: a 429 whose wait
+//   would pass Max Rate-Limit Wait (counted from the first attempt) fails with a clear error; an
+//   exhausted daily quota (`daily_quota_exceeded`) fails at once.
+// - After a lost answer (5xx, reset, timeout, unreadable body), GET and DELETE are resent (or what
+//   `resendable` says); any method after a refused connection. At most MAX_RETRIES, with full-jitter
+//   exponential back-off, or a 5xx's Retry-After when it names one.
 import type { IExecuteFunctions, NodeApiError } from 'n8n-workflow';
 
 import { attemptOnce, httpOptions, requestPath } from './attempt';
@@ -29,16 +26,13 @@ import { clockMs, closedUntilMs, takeTurn, wait } from './pacer';
 import { DEFAULT_MAX_WAIT_SECONDS, isIdempotentMethod } from './settings';
 import type { ErpContext, ErpRequest, ErpRequestSettings, HttpMethod } from './settings';
 
-/** Retries after the first attempt, for a lost answer (never for a 429). */
+/** Retries after a lost answer (never a 429). */
 export const MAX_RETRIES = 5;
-/** Exponential backoff: the n-th retry waits a uniform random time in [0, min(cap, base * 2^n)]. */
 export const BACKOFF_BASE_SECONDS = 0.5;
 export const BACKOFF_CAP_SECONDS = 30;
 
-/** Network error codes that prove the request never reached the server: safe to resend any method. */
-export const NEVER_SENT_CODES = ['ECONNREFUSED'];
-/** Network error codes after which the request may or may not have been processed. */
-export const TRANSIENT_CODES = [
+/** Network codes after which the request may have been processed (never after ECONNREFUSED). */
+const TRANSIENT_CODES = [
 	'ECONNRESET',
 	'ETIMEDOUT',
 	'ECONNABORTED',
@@ -48,10 +42,9 @@ export const TRANSIENT_CODES = [
 	'ERR_BAD_RESPONSE',
 ];
 
-/** Full-jitter exponential backoff for the retry number `retry` (0 for the first retry). */
+/** Full-jitter backoff: a random wait in [0, min(cap, base * 2^retry)]; retry 0 is the first. */
 export function backoffSeconds(retry: number, random: () => number): number {
-	const ceiling = Math.min(BACKOFF_CAP_SECONDS, BACKOFF_BASE_SECONDS * 2 ** retry);
-	return random() * ceiling;
+	return random() * Math.min(BACKOFF_CAP_SECONDS, BACKOFF_BASE_SECONDS * 2 ** retry);
 }
 
 export type Decision =
@@ -69,9 +62,9 @@ export type Decision =
 	  };
 
 /**
- * What follows a failed attempt. A 429: a turn, or a failure on time (`closedForMs`: how long the
- * pacer keeps the key closed from now; `waitedMs`: since the request's first attempt); never a
- * retry count. Anything else: the retry policy above (`retry`: retries already made).
+ * What follows a failed attempt. A 429: another turn, or a failure on time (`closedForMs`: how long
+ * the key stays closed from now; `waitedMs`: since the first attempt). Anything else: the retry
+ * policy above (`retry`: retries already made).
  */
 export function decide(
 	outcome: AttemptOutcome,
@@ -100,8 +93,7 @@ export function decide(
 		if (!resendable) return { action: 'fail', reason: 'notRetryable' };
 	} else if (outcome.kind === 'network') {
 		const code = outcome.code ?? '';
-		const neverSent = NEVER_SENT_CODES.includes(code);
-		if (!neverSent && !(TRANSIENT_CODES.includes(code) && resendable)) {
+		if (code !== 'ECONNREFUSED' && !(TRANSIENT_CODES.includes(code) && resendable)) {
 			return { action: 'fail', reason: 'notRetryable' };
 		}
 	} else {
@@ -115,11 +107,7 @@ export function decide(
 	return { action: 'retry', waitSeconds: Math.min(backoffSeconds(retry, random), maxWaitSeconds) };
 }
 
-/**
- * Sends one request to the ERP API and returns the parsed JSON body (`{}` for an empty answer).
- * Throws NodeOperationError when a guard refuses the credential (nothing is sent), NodeApiError
- * for anything the API or the network answered, after the retries the method allows.
- */
+/** One request to the ERP API: the parsed JSON body (`{}` for an empty answer). */
 export async function erpApiRequest(
 	this: ErpContext,
 	request: ErpRequest,
@@ -146,7 +134,7 @@ export async function send(
 	settings: ErpRequestSettings,
 ): Promise<{ statusCode: number; body: unknown }> {
 	const maxWaitSeconds = settings.maxWaitSeconds ?? DEFAULT_MAX_WAIT_SECONDS;
-	// Waits end early when the execution is cancelled (the signal exists in execute contexts).
+	// Waits end early when the execution is cancelled (execute contexts have the signal).
 	const signal = (context as Partial<IExecuteFunctions>).getExecutionCancelSignal?.();
 	const startedAtMs = clockMs();
 	const deadlineMs = startedAtMs + maxWaitSeconds * 1000;
@@ -188,7 +176,7 @@ export async function send(
 	}
 }
 
-/** The error a request ends with: from the last attempt's answer (or its absence) and why it stopped. */
+/** The error a request ends with, from its last attempt and why it stopped. */
 async function failure(
 	context: ErpContext,
 	resolved: ResolvedCredential,
@@ -209,10 +197,10 @@ async function failure(
 		resendable: request.resendable,
 		secrets: await currentSecrets(context, resolved),
 	};
-	const { answer } = last;
-	if (answer === undefined) {
-		const { networkCode, failureText } = last;
-		return networkError(node, networkCode, resolved.host, errorContext, attempts, failureText);
+	const { answer, outcome } = last;
+	if (outcome.kind === 'network' || answer === undefined) {
+		const network = outcome.kind === 'network' ? outcome : undefined;
+		return networkError(node, network?.code, resolved.host, errorContext, attempts, network?.text);
 	}
 	if (stop.reason === 'dailyQuota') {
 		return dailyQuotaError(node, answer.body, stop.waitSeconds, Date.now(), errorContext);
@@ -223,7 +211,7 @@ async function failure(
 		const facts = [waitSeconds, maxWaitSeconds, errorContext, waitedSeconds, estimated] as const;
 		return waitCapError(node, status, body, ...facts);
 	}
-	if (last.outcome.kind === 'badBody') return badBodyError(node, answer.status, errorContext);
+	if (outcome.kind === 'badBody') return badBodyError(node, answer.status, errorContext);
 	let extra: string | undefined;
 	if (stop.reason === 'exhausted') {
 		extra = `Gave up after ${attempts} attempts.`;

@@ -1,6 +1,5 @@
-// What a request is: the transport's public types and defaults, the node's Request Options (their
-// parameter, read and checked before any request), the methods that may be resent, and the scope
-// each endpoint and each trigger event needs (docs/api-contract.md, "Scopes").
+// What a request is: the transport's public types and defaults, the Request Options parameter and
+// its reader (checked before any request), and the scope each endpoint and event needs.
 import type {
 	IDataObject,
 	IExecuteFunctions,
@@ -14,12 +13,10 @@ import type {
 
 import { invalid as invalidValue, labelOf } from '../validation';
 
-/** Default of Max Rate-Limit Wait: the longest a request waits for the rate limit, in all. */
+/** Max Rate-Limit Wait's default and highest value (a longer wait is a job for a later run). */
 export const DEFAULT_MAX_WAIT_SECONDS = 60;
-/** Highest value the option accepts: one hour (longer waits are a job for a later run). */
 export const MAX_WAIT_CAP_SECONDS = 3600;
-/** Timeout of one attempt. */
-export const DEFAULT_TIMEOUT_SECONDS = 30;
+export const DEFAULT_TIMEOUT_SECONDS = 30; // one attempt's
 
 export type ErpContext =
 	| IExecuteFunctions
@@ -41,15 +38,12 @@ export interface ErpRequest {
 	resource?: string;
 	/** POST only. A string is sent as is, false sends none, undefined follows the settings. */
 	idempotencyKey?: string | false;
-	/**
-	 * Whether the request may be resent after its answer was lost (5xx, connection reset, timeout,
-	 * unreadable body). Default: GET and DELETE. A rate-limit refusal or a refused connection is always resent.
-	 */
+	/** May be resent after its answer was lost (5xx, reset, timeout, unreadable body). Default: GET, DELETE. */
 	resendable?: boolean;
 }
 
 export interface ErpRequestSettings {
-	/** Longest a request may wait for the rate limit, in all, before failing instead. Default 60. */
+	/** Longest the request may wait for the rate limit, in all, before failing. Default 60. */
 	maxWaitSeconds?: number;
 	/** 'auto' (default): derived key; 'off': none; any other string: that key. */
 	idempotencyKey?: 'auto' | 'off' | string;
@@ -62,15 +56,14 @@ export type ErpCredentialType = 'erpApi' | 'erpOAuth2Api';
 export type HttpMethod = ErpRequest['method'];
 
 /**
- * Methods that can be resent after an answer was lost: GET, and DELETE (deleting twice is harmless).
- * PUT is idempotent by HTTP definition, but only the API Request operation sends it, to endpoints
- * the node does not know: it is not resent (a request's `resendable` says otherwise).
+ * Methods resent after an answer was lost: GET, and DELETE (deleting twice is harmless). Not PUT:
+ * only the API Request operation sends it, to endpoints the node does not know.
  */
 export function isIdempotentMethod(method: HttpMethod): boolean {
 	return method === 'GET' || method === 'DELETE';
 }
 
-/** The per-node request options: rate-limit wait cap and idempotency key. */
+/** The node's Request Options: the Idempotency-Key and the rate-limit wait cap. */
 export const requestOptionsDescription: INodeProperties = {
 	displayName: 'Request Options',
 	name: 'requestOptions',
@@ -121,26 +114,20 @@ export const requestOptionsDescription: INodeProperties = {
 			typeOptions: { minValue: 0, maxValue: MAX_WAIT_CAP_SECONDS },
 			default: DEFAULT_MAX_WAIT_SECONDS,
 			description:
-				'Longest one request may wait for the ERP\'s rate limit, in all (its turn and every wait the ERP asks for). Past it, the node fails with a clear error instead of waiting. An exhausted daily quota always fails at once.',
+				"Longest one request may wait for the ERP's rate limit, in all (its turn and every wait the ERP asks for). Past it, the node fails with a clear error instead of waiting. An exhausted daily quota always fails at once.",
 		},
 	],
 };
 
-export function isExecuteContext(context: ErpContext): context is IExecuteFunctions {
-	return typeof (context as IExecuteFunctions).getInputData === 'function';
-}
-
-/** A node parameter, from any kind of context. */
-export function nodeParameter(
+function nodeParameter(
 	context: ErpContext,
 	name: string,
-	itemIndex: number | undefined,
+	index: number | undefined,
 	fallback: unknown,
-): unknown {
-	if (isExecuteContext(context)) {
-		return context.getNodeParameter(name, itemIndex ?? 0, fallback);
-	}
-	return (context as IHookFunctions).getNodeParameter(name, fallback);
+) {
+	return typeof (context as IExecuteFunctions).getInputData === 'function'
+		? (context as IExecuteFunctions).getNodeParameter(name, index ?? 0, fallback)
+		: (context as IHookFunctions).getNodeParameter(name, fallback);
 }
 
 export function authenticationOf(context: ErpContext, itemIndex?: number): 'apiKey' | 'oAuth2' {
@@ -152,33 +139,19 @@ export function authenticationOf(context: ErpContext, itemIndex?: number): 'apiK
 /** Longest custom Idempotency-Key accepted (the common limit of APIs that take one). */
 const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 
-/**
- * Reads and checks the node's `requestOptions` collection (see requestOptionsDescription).
- * An invalid value is a NodeOperationError naming the option (the shared input-check message),
- * raised before any request.
- */
+/** Reads `requestOptions`, checked: an invalid value fails naming the option, before any request. */
 export function getRequestSettings(context: ErpContext, itemIndex?: number): ErpRequestSettings {
 	const options = (nodeParameter(context, 'requestOptions', itemIndex, {}) ?? {}) as IDataObject;
-	const invalid = (option: string, expected: string) =>
-		invalidValue(
-			{
-				node: context.getNode(),
-				label: labelOf([requestOptionsDescription], 'requestOptions', option),
-				itemIndex,
-			},
-			expected,
-		);
+	const invalid = (option: string, expected: string) => {
+		const label = labelOf([requestOptionsDescription], 'requestOptions', option);
+		return invalidValue({ node: context.getNode(), label, itemIndex }, expected);
+	};
+	const given = (value: unknown) => value !== undefined && value !== null && value !== '';
+	const { maxWaitSeconds: wait, idempotency, customIdempotencyKey: key } = options;
 	const settings: ErpRequestSettings = {};
-
-	const { maxWaitSeconds } = options;
-	if (maxWaitSeconds !== undefined && maxWaitSeconds !== null && maxWaitSeconds !== '') {
-		const seconds = typeof maxWaitSeconds === 'string' ? Number(maxWaitSeconds) : maxWaitSeconds;
-		if (
-			typeof seconds !== 'number' ||
-			!Number.isFinite(seconds) ||
-			seconds < 0 ||
-			seconds > MAX_WAIT_CAP_SECONDS
-		) {
+	if (given(wait)) {
+		const seconds = typeof wait === 'string' ? Number(wait) : wait;
+		if (typeof seconds !== 'number' || !(seconds >= 0 && seconds <= MAX_WAIT_CAP_SECONDS)) {
 			throw invalid(
 				'maxWaitSeconds',
 				`expected a number of seconds from 0 to ${MAX_WAIT_CAP_SECONDS}`,
@@ -186,18 +159,12 @@ export function getRequestSettings(context: ErpContext, itemIndex?: number): Erp
 		}
 		settings.maxWaitSeconds = seconds;
 	}
-
-	const { idempotency, customIdempotencyKey } = options;
 	let custom: string | undefined;
-	if (
-		customIdempotencyKey !== undefined &&
-		customIdempotencyKey !== null &&
-		customIdempotencyKey !== ''
-	) {
-		if (typeof customIdempotencyKey !== 'string' && typeof customIdempotencyKey !== 'number') {
+	if (given(key)) {
+		if (typeof key !== 'string' && typeof key !== 'number') {
 			throw invalid('customIdempotencyKey', 'expected text, such as an order number');
 		}
-		custom = String(customIdempotencyKey).trim();
+		custom = String(key).trim();
 		if (custom.length > MAX_IDEMPOTENCY_KEY_LENGTH || !/^[\x20-\x7E]*$/.test(custom)) {
 			throw invalid(
 				'customIdempotencyKey',
@@ -205,25 +172,17 @@ export function getRequestSettings(context: ErpContext, itemIndex?: number): Erp
 			);
 		}
 	}
-	if (
-		idempotency === undefined ||
-		idempotency === null ||
-		idempotency === '' ||
-		idempotency === 'auto'
-	) {
-		settings.idempotencyKey = 'auto';
-	} else if (idempotency === 'off') {
-		settings.idempotencyKey = 'off';
-	} else if (idempotency === 'custom') {
-		if (!custom) {
-			throw invalid(
-				'customIdempotencyKey',
-				'a key is required: enter one (for example an order number) or set Idempotency Key to Automatic',
-			);
-		}
-		settings.idempotencyKey = custom;
-	} else {
+	if (!given(idempotency) || idempotency === 'auto' || idempotency === 'off') {
+		settings.idempotencyKey = idempotency === 'off' ? 'off' : 'auto';
+	} else if (idempotency !== 'custom') {
 		throw invalid('idempotency', 'expected Automatic (auto), Custom (custom) or Off (off)');
+	} else if (!custom) {
+		throw invalid(
+			'customIdempotencyKey',
+			'a key is required: enter one (for example an order number) or set Idempotency Key to Automatic',
+		);
+	} else {
+		settings.idempotencyKey = custom;
 	}
 	return settings;
 }
@@ -239,13 +198,6 @@ export const EVENT_SCOPES = {
 
 /** An event of the ERP's webhooks. */
 export type ErpEvent = keyof typeof EVENT_SCOPES;
-
-/** The events, in EVENT_SCOPES order. */
-export const ERP_EVENT_NAMES = Object.keys(EVENT_SCOPES) as ErpEvent[];
-
-export function isErpEvent(event: string): event is ErpEvent {
-	return Object.prototype.hasOwnProperty.call(EVENT_SCOPES, event);
-}
 
 /** Scope each endpoint needs (docs/api-contract.md). `/webhooks` depends on the events: see `requiredScopes`. */
 const ENDPOINT_SCOPES: Array<{ method: HttpMethod; path: RegExp; scope: string }> = [
@@ -271,8 +223,9 @@ export function requiredScopes(method: HttpMethod, path: string, body?: IDataObj
 	const cleanPath = path.split('?')[0].replace(/\/+$/, '');
 	if (/^\/webhooks(\/|$)/.test(cleanPath)) {
 		const events = Array.isArray(body?.events) ? (body.events as unknown[]).map(String) : [];
-		const selected = events.includes('*') ? ERP_EVENT_NAMES : events.filter(isErpEvent);
-		return [...new Set(selected.map((event) => EVENT_SCOPES[event]))];
+		const all = Object.keys(EVENT_SCOPES);
+		const selected = events.includes('*') ? all : events.filter((event) => all.includes(event));
+		return [...new Set(selected.map((event) => EVENT_SCOPES[event as ErpEvent]))];
 	}
 	const match = ENDPOINT_SCOPES.find(
 		(entry) => entry.method === method && entry.path.test(cleanPath),
