@@ -1,11 +1,13 @@
 // Parameter descriptions shared by several operations: resource locators, list parameters and
 // the enumerations of the API (docs/api-contract.md).
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { optionsCollection } from '../../shared/descriptions';
 import { MAX_PAGE_SIZE } from '../../shared/transport';
 import type { IdKind } from '../../shared/validation';
 import { ID_PREFIXES, idPattern } from '../../shared/validation';
+import type { Operation } from './erp';
 
 /** A resource locator: a searchable list, an ID of the given kind and, for articles, a reference. */
 function locator(
@@ -185,27 +187,44 @@ export function listProperties(filters: INodeProperties[]): INodeProperties[] {
 export const INVOICE_STATUSES = ['emise', 'partiellement_payee', 'payee'] as const;
 export const SETTLEMENT_MODES = ['virement', 'carte', 'cheque', 'especes', 'prelevement'] as const;
 
+/** An operation's entry in its resource's Operation list, with its module. */
+type OperationEntry = Pick<INodePropertyOptions, 'name' | 'description' | 'action'> & {
+	operation: { properties: INodeProperties[]; prepare: Operation };
+};
+
 /**
- * A resource's parameters: its Operation list (each option with its operation module) followed by
- * every operation's own parameters.
+ * A resource: its Operation list (the entries keyed by value) followed by every operation's own
+ * parameters, each shown for its operation; and each operation's `prepare`, for the router.
  */
-export function resourceDescription(
-	resource: string,
+export function resource(
+	value: string,
 	defaultOperation: string,
-	operations: Array<[{ description: INodeProperties[] }, INodePropertyOptions]>,
-): INodeProperties[] {
-	return [
-		{
-			displayName: 'Operation',
-			name: 'operation',
-			type: 'options',
-			noDataExpression: true,
-			displayOptions: { show: { resource: [resource] } },
-			options: operations.map(([, option]) => option),
-			default: defaultOperation,
-		},
-		...operations.flatMap(([operation]) => operation.description),
-	];
+	entries: Record<string, OperationEntry>,
+): { description: INodeProperties[]; operations: Record<string, Operation> } {
+	const list = Object.entries(entries);
+	const show = (operation: string) => ({ show: { resource: [value], operation: [operation] } });
+	return {
+		description: [
+			{
+				displayName: 'Operation',
+				name: 'operation',
+				type: 'options',
+				noDataExpression: true,
+				displayOptions: { show: { resource: [value] } },
+				options: list.map(([key, { name, description, action }]) => ({
+					name,
+					value: key,
+					description,
+					action,
+				})),
+				default: defaultOperation,
+			},
+			...list.flatMap(([key, { operation }]) =>
+				updateDisplayOptions(show(key), operation.properties),
+			),
+		],
+		operations: Object.fromEntries(list.map(([key, { operation }]) => [key, operation.prepare])),
+	};
 }
 
 /** An "Additional Fields" collection of these optional fields. */

@@ -2,7 +2,6 @@
 // error mapping, idempotency keys) and its list reading. The expert fallback for endpoints the
 // other resources do not cover, such as payroll slips (GET /paie/bulletins).
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { canonicalJson, deriveIdempotencyKey } from '../../../shared/transport';
 import { invalid, isBlank, labelOf, toEnum } from '../../../shared/validation';
@@ -19,7 +18,7 @@ const OUTPUTS = ['items', 'body'] as const;
 
 const [returnAll, limit] = returnAllAndLimit;
 
-const properties: INodeProperties[] = [
+export const properties: INodeProperties[] = [
 	{
 		displayName:
 			"Expert fallback: prefer the other resources when one covers your need. This calls any endpoint of the ERP API with the node's safety: rate-limit pacing, retries, idempotency keys on POST, clear errors.",
@@ -94,11 +93,6 @@ const properties: INodeProperties[] = [
 		displayOptions: { show: { method: ['GET'], output: ['items'], returnAll: [false] } },
 	},
 ];
-
-export const description = updateDisplayOptions(
-	{ show: { resource: ['apiRequest'], operation: ['send'] } },
-	properties,
-);
 
 const isObject = (value: unknown): value is IDataObject =>
 	typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -1,20 +1,14 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { additionalFields } from '../common.descriptions';
 import type { ItemErp, Prepared } from '../erp';
 import { checkFields } from '../fields';
 import { articleFieldSpecs, optionalArticleFields, requiredArticleFields } from './fields';
 
-const properties: INodeProperties[] = [
+export const properties: INodeProperties[] = [
 	...requiredArticleFields,
 	additionalFields(optionalArticleFields),
 ];
-
-export const description = updateDisplayOptions(
-	{ show: { resource: ['article'], operation: ['create'] } },
-	properties,
-);
 
 /** Reads and checks the body of a new article (also used by find-or-create). */
 export function readNewArticle(this: IExecuteFunctions, itemIndex: number): IDataObject {

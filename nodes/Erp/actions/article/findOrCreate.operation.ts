@@ -1,5 +1,4 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { optionsCollection } from '../../../shared/descriptions';
 import { labelOf, toBoolean } from '../../../shared/validation';
@@ -10,7 +9,7 @@ import { findArticleByReference, findOrCreate } from '../lookups';
 import { readNewArticle } from './create.operation';
 import { optionalArticleFields, requiredArticleFields } from './fields';
 
-const properties: INodeProperties[] = [
+export const properties: INodeProperties[] = [
 	{
 		...requiredArticleFields[0],
 		description: 'Reference to look for; an article is created with it when none has it',
@@ -35,11 +34,6 @@ const properties: INodeProperties[] = [
 		default: '',
 	},
 ];
-
-export const description = updateDisplayOptions(
-	{ show: { resource: ['article'], operation: ['findOrCreate'] } },
-	properties,
-);
 
 /** Fields of `wanted` whose value differs from `current` (categorie_id compares with categorie.id). */
 function changedFields(current: IDataObject, wanted: IDataObject): IDataObject {

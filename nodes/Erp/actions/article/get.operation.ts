@@ -1,14 +1,10 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { articleLocator } from '../common.descriptions';
 import type { ItemErp, Prepared } from '../erp';
 import { getLocator, resolveArticleIds } from '../locators';
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['article'], operation: ['get'] } },
-	[articleLocator] as INodeProperties[],
-);
+export const properties = [articleLocator];
 
 export function prepare(this: IExecuteFunctions, itemIndex: number, erp: ItemErp): Prepared {
 	const locator = getLocator(this, itemIndex, articleLocator, 'article');

@@ -1,5 +1,4 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { listProperties } from '../common.descriptions';
 import type { ItemErp, Prepared } from '../erp';
@@ -15,7 +14,7 @@ const searchText: INodeProperties = {
 	description: 'Text found in the designation or the reference (API filter q)',
 };
 
-const properties = listProperties([
+export const properties = listProperties([
 	articleFields.categorie_id,
 	{
 		...articleFields.reference,
@@ -23,11 +22,6 @@ const properties = listProperties([
 	},
 	searchText,
 ]);
-
-export const description = updateDisplayOptions(
-	{ show: { resource: ['article'], operation: ['getAll'] } },
-	properties,
-);
 
 // The reference filter is checked as the article's reference is (at most 100 characters).
 const filterSpecs = {

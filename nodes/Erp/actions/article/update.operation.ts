@@ -1,5 +1,4 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { articleLocator, updateFields } from '../common.descriptions';
 import type { ItemErp, Prepared } from '../erp';
@@ -17,12 +16,7 @@ const fieldsToUpdate = updateFields([
 	articleFields.tva,
 ]);
 
-const properties: INodeProperties[] = [articleLocator, fieldsToUpdate];
-
-export const description = updateDisplayOptions(
-	{ show: { resource: ['article'], operation: ['update'] } },
-	properties,
-);
+export const properties: INodeProperties[] = [articleLocator, fieldsToUpdate];
 
 export function prepare(this: IExecuteFunctions, itemIndex: number, erp: ItemErp): Prepared {
 	const locator = getLocator(this, itemIndex, articleLocator, 'article');

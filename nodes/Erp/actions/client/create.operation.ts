@@ -1,21 +1,15 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { additionalFields } from '../common.descriptions';
 import type { ItemErp, Prepared } from '../erp';
 import { checkFields } from '../fields';
 import { clientFields, clientFieldSpecs, optionalClientFields } from './fields';
 
-const properties: INodeProperties[] = [
+export const properties: INodeProperties[] = [
 	{ ...clientFields.nom, required: true },
 	{ ...clientFields.email, required: true },
 	additionalFields(optionalClientFields),
 ];
-
-export const description = updateDisplayOptions(
-	{ show: { resource: ['client'], operation: ['create'] } },
-	properties,
-);
 
 /** Reads and checks the body of a new client (also used by find-or-create). */
 export function readNewClient(this: IExecuteFunctions, itemIndex: number): IDataObject {

@@ -1,5 +1,4 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { additionalFields } from '../common.descriptions';
 import type { ItemErp, Prepared } from '../erp';
@@ -7,7 +6,7 @@ import { findClientByEmail, findOrCreate } from '../lookups';
 import { readNewClient } from './create.operation';
 import { clientFields, optionalClientFields } from './fields';
 
-const properties: INodeProperties[] = [
+export const properties: INodeProperties[] = [
 	{
 		...clientFields.email,
 		required: true,
@@ -28,11 +27,6 @@ const properties: INodeProperties[] = [
 		default: '',
 	},
 ];
-
-export const description = updateDisplayOptions(
-	{ show: { resource: ['client'], operation: ['findOrCreate'] } },
-	properties,
-);
 
 export function prepare(this: IExecuteFunctions, itemIndex: number, erp: ItemErp): Prepared {
 	const body = readNewClient.call(this, itemIndex);

@@ -1,12 +1,11 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { listProperties } from '../common.descriptions';
 import type { ItemErp, Prepared } from '../erp';
 import { fieldSpecs } from '../fields';
 import { prepareGetMany, readFilters } from '../lists';
 
-const properties = listProperties([
+export const properties = listProperties([
 	{
 		displayName: 'Search Text',
 		name: 'q',
@@ -15,11 +14,6 @@ const properties = listProperties([
 		description: 'Text found in the name or the email (API filter q)',
 	},
 ]);
-
-export const description = updateDisplayOptions(
-	{ show: { resource: ['client'], operation: ['getAll'] } },
-	properties,
-);
 
 const filterSpecs = fieldSpecs(properties, { q: { kind: 'text', max: 'filter' } });
 

@@ -1,5 +1,4 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { clientLocator, updateFields } from '../common.descriptions';
 import type { ItemErp, Prepared } from '../erp';
@@ -14,12 +13,7 @@ const fieldsToUpdate = updateFields([
 	clientFields.telephone,
 ]);
 
-const properties: INodeProperties[] = [clientLocator, fieldsToUpdate];
-
-export const description = updateDisplayOptions(
-	{ show: { resource: ['client'], operation: ['update'] } },
-	properties,
-);
+export const properties: INodeProperties[] = [clientLocator, fieldsToUpdate];
 
 export function prepare(this: IExecuteFunctions, itemIndex: number, erp: ItemErp): Prepared {
 	const id = getLocatorId(this, itemIndex, clientLocator, 'client');

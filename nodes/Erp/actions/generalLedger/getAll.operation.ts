@@ -1,12 +1,11 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { dateRangeFilters, listProperties } from '../common.descriptions';
 import type { ItemErp, Prepared } from '../erp';
 import { fieldSpecs } from '../fields';
 import { prepareGetMany, readDatedFilters } from '../lists';
 
-const properties = listProperties([
+export const properties = listProperties([
 	{
 		displayName: 'Account',
 		name: 'compte',
@@ -18,11 +17,6 @@ const properties = listProperties([
 	},
 	...dateRangeFilters,
 ]);
-
-export const description = updateDisplayOptions(
-	{ show: { resource: ['generalLedger'], operation: ['getAll'] } },
-	properties,
-);
 
 const filterSpecs = fieldSpecs(properties, { compte: { kind: 'text', max: 'filter' } });
 

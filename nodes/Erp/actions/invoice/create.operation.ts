@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { jsonParse, updateDisplayOptions } from 'n8n-workflow';
+import { jsonParse } from 'n8n-workflow';
 
 import type { ValueSource } from '../../../shared/validation';
 import {
@@ -24,7 +24,7 @@ import { issueOnce } from './oncePerReference';
 const JSON_LINES_NOTICE =
 	'One object per line, e.g. [{"reference": "MUG-BLUE", "quantity": 2}]. Use "reference" (the article reference) or "article_id" (art_…), and "quantity" (or "quantite"); "unit_price" (or "prix_ht", cents) is optional, the article\'s price otherwise. Shop line items carrying a SKU: {{ $json.line_items.map(i => ({ reference: i.sku, quantity: i.quantity })) }} when the SKUs are your article references, otherwise map them through a SKU table as the order-to-invoice example does.';
 
-const properties: INodeProperties[] = [
+export const properties: INodeProperties[] = [
 	clientLocator,
 	{
 		displayName: 'Lines Source',
@@ -123,11 +123,6 @@ const properties: INodeProperties[] = [
 		},
 	]),
 ];
-
-export const description = updateDisplayOptions(
-	{ show: { resource: ['invoice'], operation: ['create'] } },
-	properties,
-);
 
 /** The values of "Lines Source". */
 const LINES_SOURCES = ['define', 'json'] as const;

@@ -1,12 +1,11 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { clientLocator, INVOICE_STATUSES, listProperties } from '../common.descriptions';
 import type { ItemErp, Prepared } from '../erp';
 import { fieldSpecs } from '../fields';
 import { prepareGetMany, readFilters } from '../lists';
 
-const properties = listProperties([
+export const properties = listProperties([
 	{
 		...clientLocator,
 		required: false,
@@ -25,11 +24,6 @@ const properties = listProperties([
 		],
 	},
 ]);
-
-export const description = updateDisplayOptions(
-	{ show: { resource: ['invoice'], operation: ['getAll'] } },
-	properties,
-);
 
 const filterSpecs = fieldSpecs(properties, {
 	clientId: { api: 'client_id', kind: 'locator', idKind: 'client' },

@@ -1,12 +1,11 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { articleLocator, dateRangeFilters, listProperties } from '../common.descriptions';
 import type { ItemErp, Prepared } from '../erp';
 import { fieldSpecs } from '../fields';
 import { prepareGetMany, readDatedFilters } from '../lists';
 
-const properties = listProperties([
+export const properties = listProperties([
 	{
 		...articleLocator,
 		required: false,
@@ -14,11 +13,6 @@ const properties = listProperties([
 	},
 	...dateRangeFilters,
 ]);
-
-export const description = updateDisplayOptions(
-	{ show: { resource: ['stockMovement'], operation: ['getAll'] } },
-	properties,
-);
 
 const filterSpecs = fieldSpecs(properties, {
 	articleId: { api: 'article_id', kind: 'locator', idKind: 'article' },
