@@ -1,6 +1,6 @@
 // List operations (Get Many): their Filters, free Query Parameters, and Return All / Limit, read
 // through the item's ItemErp.
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import {
 	checkDateRange,
@@ -13,9 +13,14 @@ import {
 	toText,
 } from '../../shared/validation';
 import { MAX_PAGE_SIZE } from '../../shared/transport';
-import { dateRangeFilters, listOptions, returnAllAndLimit } from './common.descriptions';
+import {
+	dateRangeFilters,
+	listOptions,
+	listProperties,
+	returnAllAndLimit,
+} from './common.descriptions';
 import type { ItemErp, Prepared } from './erp';
-import type { FieldSpec } from './fields';
+import type { FieldCheck, FieldSpec } from './fields';
 import { checkFields, fieldSpecs, source } from './fields';
 import { isLocatorValue, resolveArticleIds } from './locators';
 
@@ -156,4 +161,27 @@ export function prepareGetMany(
 			pageSize,
 			free,
 		});
+}
+
+/**
+ * A Get Many operation of the list at `path`: its Filters, checked as `checks` says, and for a
+ * dated list the Start Date and End Date filters after them.
+ */
+export function listOperation(
+	path: string,
+	{
+		filters,
+		checks,
+		dated = false,
+	}: { filters: INodeProperties[]; checks: Record<string, FieldCheck>; dated?: boolean },
+) {
+	const properties = listProperties(dated ? [...filters, ...dateRangeFilters] : filters);
+	const specs = fieldSpecs(properties, checks);
+	const read = dated ? readDatedFilters : readFilters;
+	return {
+		properties,
+		prepare(this: IExecuteFunctions, itemIndex: number, erp: ItemErp): Prepared {
+			return prepareGetMany(this, itemIndex, erp, path, read(this, itemIndex, specs));
+		},
+	};
 }

@@ -82,14 +82,7 @@ export async function findInList(
 	matches: (record: IDataObject) => boolean,
 	noList: (status: number) => Error,
 ): Promise<IDataObject | undefined> {
-	const scan = async () => {
-		for await (const page of erp.paginate(path, qs, { pageSize: 100 })) {
-			const match = page.find(matches);
-			if (match) return match;
-		}
-		return undefined;
-	};
-	const outcome = await scan().then(
+	const outcome = await erp.find(path, qs, matches).then(
 		(value) => ({ ok: true as const, value }),
 		(error: unknown) => ({ ok: false as const, error }),
 	);
