@@ -5,7 +5,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { ItemErp } from '../erp';
 import type { Difference, Lookup } from '../writeOnce';
-import { conflictError, findWritten, oneAtATime } from '../writeOnce';
+import { findWritten, oneAtATime } from '../writeOnce';
 
 /** The option's label, as the messages name it. */
 export const CHECK_OPTION = 'Options › Check for an Existing Invoice';
@@ -40,7 +40,7 @@ function quantities(lines: ComparedLine[]): Map<string, number> {
  * article, a unit price the order gives, the date the order gives. A price or a date the order
  * leaves to the ERP is not compared.
  */
-export function invoiceDifferences(found: IDataObject, wanted: IDataObject): Difference[] {
+function invoiceDifferences(found: IDataObject, wanted: IDataObject): Difference[] {
 	const differences: Difference[] = [];
 	if (String(found.client_id) !== String(wanted.client_id)) {
 		differences.push({
@@ -95,6 +95,7 @@ export async function issueOnce(
 	body: IDataObject,
 ): Promise<IDataObject> {
 	const reference = String(body.reference_externe);
+	const named = (found: IDataObject) => `${String(found.numero)} (${String(found.id)})`;
 	const lookup: Lookup = {
 		path: '/factures',
 		qs: { reference_externe: reference },
@@ -104,33 +105,24 @@ export async function issueOnce(
 		twice: 'a second invoice for the same order',
 		option: CHECK_OPTION,
 		nothing: 'Nothing was issued.',
+		differences: (found) => invoiceDifferences(found, body),
+		conflict: (found) => ({
+			found: `Invoice ${named(found)} already has External Reference "${reference}", for another order`,
+			description: `An External Reference names one order, and this one changed since its invoice was issued (or the reference was used for another order). Correct invoice ${named(found)} in the ERP, or give this order its own reference. To issue a second invoice anyway, turn off ${CHECK_OPTION}.`,
+			record: {
+				field: 'reference_externe',
+				message: `Already used by invoice ${named(found)}`,
+				id: found.id,
+				numero: found.numero,
+			},
+		}),
 	};
 	// Run again (n8n's Retry On Fail, retries.ts), this write looks first: safe to run again.
 	erp.looksFirst();
 	return await oneAtATime(ctx, erp, `invoice\n${reference}`, async () => {
 		const found = await findWritten(ctx, erp, lookup);
-		if (!found) {
-			const created = await erp.request({ method: 'POST', path: '/factures', body });
-			return { ...created, already_issued: false };
-		}
-		const differences = invoiceDifferences(found, body);
-		if (differences.length === 0) return { ...found, already_issued: true };
-		const named = `${String(found.numero)} (${String(found.id)})`;
-		throw conflictError(
-			ctx,
-			erp,
-			lookup,
-			{
-				found: `Invoice ${named} already has External Reference "${reference}", for another order`,
-				description: `An External Reference names one order, and this one changed since its invoice was issued (or the reference was used for another order). Correct invoice ${named} in the ERP, or give this order its own reference. To issue a second invoice anyway, turn off ${CHECK_OPTION}.`,
-				record: {
-					field: 'reference_externe',
-					message: `Already used by invoice ${named}`,
-					id: found.id,
-					numero: found.numero,
-				},
-			},
-			differences,
-		);
+		if (found) return { ...found, already_issued: true };
+		const created = await erp.request({ method: 'POST', path: '/factures', body });
+		return { ...created, already_issued: false };
 	});
 }

@@ -5,12 +5,12 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { ItemErp } from '../erp';
-import type { Difference, Lookup } from '../writeOnce';
-import { codedError, conflictError, findWritten, oneAtATime, WRITE_ONCE_CODES } from '../writeOnce';
+import type { Difference } from '../writeOnce';
+import { codedError, findWritten, oneAtATime } from '../writeOnce';
 
 /** The options' labels, as the messages name them. */
 export const CHECK_OPTION = 'Options › Check for an Existing Settlement';
-export const PAID_OPTION = 'Options › If the Invoice Is Paid in Full';
+const PAID_OPTION = 'Options › If the Invoice Is Paid in Full';
 
 /** The values of "If the Invoice Is Paid in Full". */
 export const WHEN_PAID = ['error', 'skip'] as const;
@@ -70,7 +70,7 @@ export async function recordOnce(
 		});
 		const named = `${String(invoice.numero ?? factureId)} (${factureId})`;
 		if (checks.checkExisting && reference !== undefined && mayHaveSettlements(invoice)) {
-			const lookup: Lookup = {
+			const found = await findWritten(ctx, erp, {
 				path: '/reglements',
 				qs: { facture_id: factureId, reference },
 				matches: (r) => String(r.facture_id) === factureId && r.reference === reference,
@@ -79,28 +79,19 @@ export async function recordOnce(
 				twice: 'a second settlement of the same payment',
 				option: CHECK_OPTION,
 				nothing: 'Nothing was recorded.',
-			};
-			const found = await findWritten(ctx, erp, lookup);
-			if (found) {
-				const differences = settlementDifferences(found, body);
-				if (differences.length === 0) return { ...found, already_recorded: true };
-				throw conflictError(
-					ctx,
-					erp,
-					lookup,
-					{
-						found: `Settlement ${String(found.id)} with Reference "${reference}" is already recorded on invoice ${named}, for another payment`,
-						description: `A Reference names one payment. Check the settlements of invoice ${named} in the ERP, or give this payment its own reference. To record it anyway, turn off ${CHECK_OPTION}.`,
-						record: {
-							field: 'reference',
-							message: `Already recorded as settlement ${String(found.id)} on invoice ${named}`,
-							id: found.id,
-							facture_id: factureId,
-						},
+				differences: (settlement) => settlementDifferences(settlement, body),
+				conflict: (settlement) => ({
+					found: `Settlement ${String(settlement.id)} with Reference "${reference}" is already recorded on invoice ${named}, for another payment`,
+					description: `A Reference names one payment. Check the settlements of invoice ${named} in the ERP, or give this payment its own reference. To record it anyway, turn off ${CHECK_OPTION}.`,
+					record: {
+						field: 'reference',
+						message: `Already recorded as settlement ${String(settlement.id)} on invoice ${named}`,
+						id: settlement.id,
+						facture_id: factureId,
 					},
-					differences,
-				);
-			}
+				}),
+			});
+			if (found) return { ...found, already_recorded: true };
 		}
 		if (paidInFull(invoice)) {
 			if (checks.whenPaid === 'skip') {
@@ -117,7 +108,7 @@ export async function recordOnce(
 			throw codedError(
 				ctx,
 				itemIndex,
-				WRITE_ONCE_CODES.paid,
+				'invoice_already_paid',
 				`Invoice ${named} is already paid in full: nothing was recorded`,
 				`The invoice has nothing left to pay, so this payment would be money recorded twice. To let such items go on without an error (marked "skipped"), set ${PAID_OPTION} to Skip the Item.`,
 				[{ field: 'facture_id', message: `Invoice ${named} has nothing left to pay` }],
