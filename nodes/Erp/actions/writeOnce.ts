@@ -83,12 +83,13 @@ export async function findWritten(
 	erp: ItemErp,
 	lookup: Lookup,
 ): Promise<IDataObject | undefined> {
-	let found: IDataObject | undefined;
-	try {
-		found = await erp.find(lookup.path, lookup.qs, lookup.matches);
-	} catch (error) {
-		const status = Number((error as { httpCode?: unknown } | null)?.httpCode);
-		if (![404, 405, 501].includes(status)) throw error;
+	const outcome = await erp.find(lookup.path, lookup.qs, lookup.matches).then(
+		(found) => ({ found }),
+		(error: unknown) => ({ error }),
+	);
+	if ('error' in outcome) {
+		const status = Number((outcome.error as { httpCode?: unknown } | null)?.httpCode);
+		if (![404, 405, 501].includes(status)) throw outcome.error;
 		throw codedError(
 			ctx,
 			erp.itemIndex,
@@ -97,6 +98,7 @@ export async function findWritten(
 			`Without that check, only the ERP's Idempotency-Key can stop ${lookup.twice}, and the ERP's specification does not promise it. If your ERP keeps Idempotency-Key, or you accept the risk, turn off ${lookup.option}.`,
 		);
 	}
+	const { found } = outcome;
 	const differences = found ? lookup.differences(found) : [];
 	if (!found || differences.length === 0) return found;
 	const { found: message, description, record } = lookup.conflict(found);
