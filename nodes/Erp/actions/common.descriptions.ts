@@ -3,8 +3,6 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { optionsCollection } from '../../shared/descriptions';
-import { MAX_PAGE_SIZE } from '../../shared/transport';
 import type { IdKind } from '../../shared/validation';
 import { ID_PREFIXES, idPattern } from '../../shared/validation';
 import type { Operation } from './erp';
@@ -133,23 +131,6 @@ export function queryParametersProperty(description: string): INodeProperties {
 	};
 }
 
-/** "Options" of every list: the page size, and free query parameters passed through unchanged. */
-export const listOptions: INodeProperties = optionsCollection([
-	{
-		displayName: 'Page Size',
-		name: 'pageSize',
-		type: 'number',
-		typeOptions: { minValue: 1, maxValue: MAX_PAGE_SIZE },
-		default: MAX_PAGE_SIZE,
-		description:
-			"How many items each request asks for (the API parameter limit, or its name in the credential's Custom API Conventions), from 1 to 100. It changes the number of requests, not the items returned.",
-		hint: 'Leave it out unless your ERP needs smaller pages. If the ERP refuses a page size, the node retries once with the largest size the ERP states (or its default) and keeps using that for this credential.',
-	},
-	queryParametersProperty(
-		"Extra query parameters sent as they are, for filters this node does not list. The cursor and page size parameters (cursor and limit, unless the credential's Custom API Conventions name them otherwise) are managed by the node and refused here.",
-	),
-]);
-
 /** A date parameter: text `YYYY-MM-DD`, checked before the request. */
 export function dateField(displayName: string, name: string, description: string): INodeProperties {
 	return {
@@ -160,28 +141,6 @@ export function dateField(displayName: string, name: string, description: string
 		placeholder: 'YYYY-MM-DD',
 		description,
 	};
-}
-
-/** Start Date and End Date filters of the dated lists (API filters date_debut and date_fin). */
-export const dateRangeFilters: INodeProperties[] = [
-	dateField('End Date', 'date_fin', 'Last day included, YYYY-MM-DD (API filter date_fin)'),
-	dateField('Start Date', 'date_debut', 'First day included, YYYY-MM-DD (API filter date_debut)'),
-];
-
-/** The parameters of every Get Many operation: Return All / Limit, its Filters, then Options. */
-export function listProperties(filters: INodeProperties[]): INodeProperties[] {
-	return [
-		...returnAllAndLimit,
-		{
-			displayName: 'Filters',
-			name: 'filters',
-			type: 'collection',
-			placeholder: 'Add Filter',
-			default: {},
-			options: filters,
-		},
-		listOptions,
-	];
 }
 
 export const INVOICE_STATUSES = ['emise', 'partiellement_payee', 'payee'] as const;
