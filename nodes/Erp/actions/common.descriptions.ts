@@ -63,7 +63,6 @@ function locator(
 	};
 }
 
-/** Article locator: from a searchable list, by ID (`art_…`) or by business reference. */
 export const articleLocator = locator('article', {
 	displayName: 'Article',
 	name: 'articleId',
@@ -72,7 +71,6 @@ export const articleLocator = locator('article', {
 	byReference: true,
 });
 
-/** Client locator: from a searchable list or by ID (`cli_…`). */
 export const clientLocator = locator('client', {
 	displayName: 'Client',
 	name: 'clientId',
@@ -80,7 +78,6 @@ export const clientLocator = locator('client', {
 	searchListMethod: 'searchClients',
 });
 
-/** Invoice locator: from a searchable list or by ID (`fac_…`). */
 export const invoiceLocator = locator('invoice', {
 	displayName: 'Invoice',
 	name: 'invoiceId',
@@ -133,14 +130,7 @@ export function queryParametersProperty(description: string): INodeProperties {
 
 /** A date parameter: text `YYYY-MM-DD`, checked before the request. */
 export function dateField(displayName: string, name: string, description: string): INodeProperties {
-	return {
-		displayName,
-		name,
-		type: 'string',
-		default: '',
-		placeholder: 'YYYY-MM-DD',
-		description,
-	};
+	return { displayName, name, type: 'string', default: '', placeholder: 'YYYY-MM-DD', description };
 }
 
 export const INVOICE_STATUSES = ['emise', 'partiellement_payee', 'payee'] as const;
@@ -186,30 +176,23 @@ export function resource(
 	};
 }
 
-/** An "Additional Fields" collection of these optional fields. */
-export function additionalFields(
+/** A collection of optional fields: "Additional Fields", "Update Fields", "Filters". */
+export function collection(
+	[displayName, name, placeholder]: [string, string, string],
 	options: INodeProperties[],
 	description?: string,
 ): INodeProperties {
 	return {
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
+		displayName,
+		name,
 		type: 'collection',
-		placeholder: 'Add Field',
+		placeholder,
 		default: {},
 		...(description ? { description } : {}),
 		options,
 	};
 }
 
-/** The "Update Fields" collection of an update: the fields that may change. */
-export function updateFields(options: INodeProperties[]): INodeProperties {
-	return {
-		displayName: 'Update Fields',
-		name: 'updateFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options,
-	};
-}
+/** An "Additional Fields" collection of these optional fields. */
+export const additionalFields = (options: INodeProperties[], description?: string) =>
+	collection(['Additional Fields', 'additionalFields', 'Add Field'], options, description);

@@ -14,7 +14,12 @@ import {
 	toOptionalText,
 	toText,
 } from '../../shared/validation';
-import { dateField, queryParametersProperty, returnAllAndLimit } from './common.descriptions';
+import {
+	collection,
+	dateField,
+	queryParametersProperty,
+	returnAllAndLimit,
+} from './common.descriptions';
 import type { ItemErp, Prepared } from './erp';
 import type { FieldCheck } from './fields';
 import { checkFields, fieldSpecs, source } from './fields';
@@ -117,14 +122,10 @@ export function listOperation(
 ) {
 	const properties: INodeProperties[] = [
 		...returnAllAndLimit,
-		{
-			displayName: 'Filters',
-			name: 'filters',
-			type: 'collection',
-			placeholder: 'Add Filter',
-			default: {},
-			options: dated ? [...filters, ...dateRangeFilters] : filters,
-		},
+		collection(
+			['Filters', 'filters', 'Add Filter'],
+			dated ? [...filters, ...dateRangeFilters] : filters,
+		),
 		listOptions,
 	];
 	const dates: Record<string, FieldCheck> = {

@@ -3,7 +3,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { IdKind } from '../../shared/validation';
-import { additionalFields, updateFields } from './common.descriptions';
+import { additionalFields, collection } from './common.descriptions';
 import type { ItemErp, ItemRequest, Prepared } from './erp';
 import type { FieldSpec } from './fields';
 import { checkFields, requireSomeFields } from './fields';
@@ -55,7 +55,7 @@ export function updateOperation(
 	fields: INodeProperties[],
 	specs: Record<string, FieldSpec>,
 ) {
-	const fieldsToUpdate = updateFields(fields);
+	const fieldsToUpdate = collection(['Update Fields', 'updateFields', 'Add Field'], fields);
 	return {
 		properties: [locator, fieldsToUpdate],
 		prepare(this: IExecuteFunctions, itemIndex: number, erp: ItemErp): Prepared {
