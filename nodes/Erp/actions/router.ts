@@ -1,9 +1,7 @@
-// Runs the chosen operation over the input items, in two passes:
-// 1. every item's parameters are read and checked, without any request (`prepare`);
-// 2. the items' requests are sent, in order.
-// So a wrong value in any item stops the node before anything reaches the ERP (with Continue On
-// Fail, that item becomes a failed item and the others run). The per-item loop and pairing live
-// here only; what a failed item becomes, by Settings › On Error, in failedItem.ts.
+// Runs the chosen operation over the input items in two passes: every item's parameters are read
+// and checked without any request (`prepare`), then the items' requests are sent, in order. So a
+// wrong value in any item stops the node before anything reaches the ERP (with Continue On Fail,
+// that item becomes a failed item, failedItem.ts, and the others run).
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
