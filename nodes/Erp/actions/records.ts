@@ -3,10 +3,11 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { IdKind } from '../../shared/validation';
+import { invalid } from '../../shared/validation';
 import { additionalFields, collection } from './common.descriptions';
 import type { ItemErp, ItemRequest, Prepared } from './erp';
 import type { FieldSpec } from './fields';
-import { checkFields, requireSomeFields } from './fields';
+import { checkFields, source } from './fields';
 import { getLocator, resolveArticleIds } from './locators';
 
 const RECORDS = {
@@ -15,25 +16,17 @@ const RECORDS = {
 	invoice: ['/factures', 'Invoice'],
 } as const;
 
-/** The request for the record `id`; `resource` names it in a "not found" error. */
-export function onRecord(
-	kind: IdKind,
-	id: string,
-	method: 'GET' | 'PATCH' = 'GET',
-	body?: IDataObject,
-): ItemRequest {
-	const [path, name] = RECORDS[kind];
-	return { method, path: `${path}/${id}`, ...(body && { body }), resource: `${name} ${id}` };
-}
-
-/** The ID the item's `locator` parameter names, an article reference looked up when the step runs. */
+/**
+ * The GET request of the record the item's `locator` parameter names (checked now; an article
+ * reference is looked up when the step runs); `resource` names it in a "not found" error.
+ */
 function locate(ctx: IExecuteFunctions, itemIndex: number, locator: INodeProperties, kind: IdKind) {
 	const given = getLocator(ctx, itemIndex, locator, kind);
-	return async (erp: ItemErp) => {
-		const [id] = await resolveArticleIds(ctx, erp, [
-			{ locator: given, label: locator.displayName },
-		]);
-		return id;
+	const [path, name] = RECORDS[kind];
+	return async (erp: ItemErp): Promise<ItemRequest> => {
+		const label = locator.displayName;
+		const [id] = await resolveArticleIds(ctx, erp, [{ locator: given, label }]);
+		return { method: 'GET', path: `${path}/${id}`, resource: `${name} ${id}` };
 	};
 }
 
@@ -42,8 +35,8 @@ export function getOperation(kind: IdKind, locator: INodeProperties) {
 	return {
 		properties: [locator],
 		prepare(this: IExecuteFunctions, itemIndex: number, erp: ItemErp): Prepared {
-			const id = locate(this, itemIndex, locator, kind);
-			return async () => await erp.request(onRecord(kind, await id(erp)));
+			const request = locate(this, itemIndex, locator, kind);
+			return async () => await erp.request(await request(erp));
 		},
 	};
 }
@@ -59,10 +52,18 @@ export function updateOperation(
 	return {
 		properties: [locator, fieldsToUpdate],
 		prepare(this: IExecuteFunctions, itemIndex: number, erp: ItemErp): Prepared {
-			const id = locate(this, itemIndex, locator, kind);
-			const given = requireSomeFields(this, itemIndex, fieldsToUpdate);
+			const request = locate(this, itemIndex, locator, kind);
+			const given = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
+			if (Object.keys(given).length === 0) {
+				const src = source(this, fieldsToUpdate.displayName, itemIndex);
+				throw invalid(
+					src,
+					'add at least one field to change',
+					'An update with no field would change nothing.',
+				);
+			}
 			const body = checkFields(this, itemIndex, specs, given);
-			return async () => await erp.request(onRecord(kind, await id(erp), 'PATCH', body));
+			return async () => await erp.request({ ...(await request(erp)), method: 'PATCH', body });
 		},
 	};
 }
