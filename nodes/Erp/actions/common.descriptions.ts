@@ -7,83 +7,51 @@ import type { IdKind } from '../../shared/validation';
 import { ID_PREFIXES, idPattern } from '../../shared/validation';
 import type { Operation } from './erp';
 
-/** A resource locator: a searchable list, an ID of the given kind and, for articles, a reference. */
-function locator(
-	kind: IdKind,
-	options: {
-		displayName: string;
-		name: string;
-		description: string;
-		searchListMethod: string;
-		byReference?: boolean;
-	},
-): INodeProperties {
-	const label = options.displayName.toLowerCase();
+/**
+ * The resource locator of `kind` (parameter `<kind>Id`): a searchable list (`search<Kind>s` in
+ * methods/listSearch.ts), an ID and, for articles, a business reference.
+ */
+function locator(kind: IdKind, description: string): INodeProperties {
+	const displayName = kind[0].toUpperCase() + kind.slice(1);
+	const prefix = ID_PREFIXES[kind];
+	const errorMessage = `Not a valid ${kind} ID (${prefix}_…)`;
+	const byReference = { displayName: 'By Reference', name: 'reference', type: 'string' as const };
 	return {
-		displayName: options.displayName,
-		name: options.name,
+		displayName,
+		name: `${kind}Id`,
 		type: 'resourceLocator',
 		default: { mode: 'list', value: '' },
 		required: true,
-		description: options.description,
+		description,
 		modes: [
 			{
 				displayName: 'From List',
 				name: 'list',
 				type: 'list',
-				placeholder: `Select ${kind === 'article' || kind === 'invoice' ? 'an' : 'a'} ${label}...`,
-				typeOptions: { searchListMethod: options.searchListMethod, searchable: true },
+				placeholder: `Select ${kind === 'client' ? 'a' : 'an'} ${kind}...`,
+				typeOptions: { searchListMethod: `search${displayName}s`, searchable: true },
 			},
 			{
 				displayName: 'By ID',
 				name: 'id',
 				type: 'string',
-				placeholder: `e.g. ${ID_PREFIXES[kind]}_00000001`,
-				validation: [
-					{
-						type: 'regex',
-						properties: {
-							regex: idPattern(kind),
-							errorMessage: `Not a valid ${label} ID (${ID_PREFIXES[kind]}_…)`,
-						},
-					},
-				],
+				placeholder: `e.g. ${prefix}_00000001`,
+				validation: [{ type: 'regex', properties: { regex: idPattern(kind), errorMessage } }],
 			},
-			...(options.byReference
-				? [
-						{
-							displayName: 'By Reference',
-							name: 'reference',
-							type: 'string' as const,
-							placeholder: 'e.g. REF-000001',
-						},
-					]
-				: []),
+			...(kind === 'article' ? [{ ...byReference, placeholder: 'e.g. REF-000001' }] : []),
 		],
 	};
 }
 
-export const articleLocator = locator('article', {
-	displayName: 'Article',
-	name: 'articleId',
-	description: 'The article, picked from the list, by ID (art_…) or by its exact reference',
-	searchListMethod: 'searchArticles',
-	byReference: true,
-});
-
-export const clientLocator = locator('client', {
-	displayName: 'Client',
-	name: 'clientId',
-	description: 'The client, picked from the list or by ID (cli_…)',
-	searchListMethod: 'searchClients',
-});
-
-export const invoiceLocator = locator('invoice', {
-	displayName: 'Invoice',
-	name: 'invoiceId',
-	description: 'The invoice, picked from the list or by ID (fac_…)',
-	searchListMethod: 'searchInvoices',
-});
+export const articleLocator = locator(
+	'article',
+	'The article, picked from the list, by ID (art_…) or by its exact reference',
+);
+export const clientLocator = locator('client', 'The client, picked from the list or by ID (cli_…)');
+export const invoiceLocator = locator(
+	'invoice',
+	'The invoice, picked from the list or by ID (fac_…)',
+);
 
 /** Return All / Limit, for the `getAll` operation the caller scopes with displayOptions. */
 export const returnAllAndLimit: INodeProperties[] = [
