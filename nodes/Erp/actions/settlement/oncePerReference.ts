@@ -15,13 +15,6 @@ const PAID_OPTION = 'Options › If the Invoice Is Paid in Full';
 /** The values of "If the Invoice Is Paid in Full". */
 export const WHEN_PAID = ['error', 'skip'] as const;
 
-export interface SettlementChecks {
-	/** Look for a settlement with the same Reference on the invoice first. */
-	checkExisting: boolean;
-	/** An invoice with nothing left to pay: stop with an error, or skip the item. */
-	whenPaid: (typeof WHEN_PAID)[number];
-}
-
 /** What differs between the settlement found and the one asked for (amount, method, a given date). */
 function settlementDifferences(found: IDataObject, wanted: IDataObject): Difference[] {
 	const differences: Difference[] = [];
@@ -39,29 +32,22 @@ function settlementDifferences(found: IDataObject, wanted: IDataObject): Differe
 	return differences;
 }
 
-/** Whether the invoice has nothing left to pay. */
-function paidInFull(invoice: IDataObject): boolean {
-	return invoice.statut === 'payee' || invoice.reste_a_payer === 0;
-}
-
-/** Whether a settlement may already be recorded on the invoice (unknown: yes). */
-function mayHaveSettlements(invoice: IDataObject): boolean {
-	return !(invoice.montant_regle === 0 && invoice.statut === 'emise');
-}
-
 /** Records the settlement `body` (with `facture_id`) unless the checks find it done already. */
 export async function recordOnce(
 	ctx: IExecuteFunctions,
 	erp: ItemErp,
 	body: IDataObject,
-	checks: SettlementChecks,
+	// Look for a settlement with the same Reference on the invoice first; an invoice with nothing
+	// left to pay: stop with an error, or skip the item.
+	checks: { checkExisting: boolean; whenPaid: (typeof WHEN_PAID)[number] },
 ): Promise<IDataObject> {
 	const factureId = String(body.facture_id);
 	const { itemIndex } = erp;
 	const reference = body.reference === undefined ? undefined : String(body.reference);
 	// Run again (n8n's Retry On Fail, retries.ts), this write looks first once the invoice has a
 	// settlement, as it has after a write that went through: safe to run again.
-	if (checks.checkExisting && reference !== undefined) erp.looksFirst();
+	const checkFirst = checks.checkExisting && reference !== undefined;
+	if (checkFirst) erp.looksFirst();
 	return await oneAtATime(ctx, erp, `settlement\n${factureId}`, async () => {
 		const invoice = await erp.request({
 			method: 'GET',
@@ -69,7 +55,9 @@ export async function recordOnce(
 			resource: `Invoice ${factureId}`,
 		});
 		const named = `${String(invoice.numero ?? factureId)} (${factureId})`;
-		if (checks.checkExisting && reference !== undefined && mayHaveSettlements(invoice)) {
+		// Nothing to look for on an invoice that never had a settlement (unknown: look).
+		const unsettled = invoice.montant_regle === 0 && invoice.statut === 'emise';
+		if (checkFirst && !unsettled) {
 			const found = await findWritten(ctx, erp, {
 				path: '/reglements',
 				qs: { facture_id: factureId, reference },
@@ -93,7 +81,8 @@ export async function recordOnce(
 			});
 			if (found) return { ...found, already_recorded: true };
 		}
-		if (paidInFull(invoice)) {
+		const paidInFull = invoice.statut === 'payee' || invoice.reste_a_payer === 0;
+		if (paidInFull) {
 			if (checks.whenPaid === 'skip') {
 				return {
 					skipped: true,
@@ -115,8 +104,6 @@ export async function recordOnce(
 			);
 		}
 		const created = await erp.request({ method: 'POST', path: '/reglements', body });
-		return reference !== undefined && checks.checkExisting
-			? { ...created, already_recorded: false }
-			: created;
+		return checkFirst ? { ...created, already_recorded: false } : created;
 	});
 }
