@@ -42,11 +42,10 @@ function quantities(lines: ComparedLine[]): Map<string, number> {
  */
 function invoiceDifferences(found: IDataObject, wanted: IDataObject): Difference[] {
 	const differences: Difference[] = [];
-	if (String(found.client_id) !== String(wanted.client_id)) {
-		differences.push({
-			field: 'client_id',
-			message: `client ${String(found.client_id)} on the invoice, ${String(wanted.client_id)} here`,
-		});
+	const differ = (field: string, message: string) => differences.push({ field, message });
+	const [client, date] = [String(found.client_id), String(found.date)];
+	if (client !== String(wanted.client_id)) {
+		differ('client_id', `client ${client} on the invoice, ${String(wanted.client_id)} here`);
 	}
 	const foundLines = linesOf(found);
 	const name = (articleId: string) => {
@@ -59,28 +58,20 @@ function invoiceDifferences(found: IDataObject, wanted: IDataObject): Difference
 	const asked = quantities(linesOf(wanted));
 	for (const articleId of new Set([...had.keys(), ...asked.keys()])) {
 		const [a, b] = [had.get(articleId) ?? 0, asked.get(articleId) ?? 0];
-		if (a !== b) {
-			differences.push({
-				field: 'lignes',
-				message: `quantity of ${name(articleId)}: ${a} on the invoice, ${b} here`,
-			});
+		if (a !== b) differ('lignes', `quantity of ${name(articleId)}: ${a} on the invoice, ${b} here`);
+	}
+	for (const { article_id: id, prix_ht: price } of linesOf(wanted)) {
+		if (price === undefined || !had.has(id)) continue;
+		const prices = foundLines.filter((l) => l.article_id === id).map((l) => l.prix_ht);
+		if (!prices.includes(price)) {
+			differ(
+				'lignes',
+				`unit price of ${name(id)}: ${prices.join(', ')} on the invoice, ${price} here`,
+			);
 		}
 	}
-	for (const line of linesOf(wanted)) {
-		if (line.prix_ht === undefined || !had.has(line.article_id)) continue;
-		const prices = foundLines.filter((l) => l.article_id === line.article_id).map((l) => l.prix_ht);
-		if (!prices.includes(line.prix_ht)) {
-			differences.push({
-				field: 'lignes',
-				message: `unit price of ${name(line.article_id)}: ${prices.join(', ')} on the invoice, ${line.prix_ht} here`,
-			});
-		}
-	}
-	if (wanted.date !== undefined && String(found.date) !== String(wanted.date)) {
-		differences.push({
-			field: 'date',
-			message: `date ${String(found.date)} on the invoice, ${String(wanted.date)} here`,
-		});
+	if (wanted.date !== undefined && date !== String(wanted.date)) {
+		differ('date', `date ${date} on the invoice, ${String(wanted.date)} here`);
 	}
 	return differences;
 }
