@@ -106,13 +106,10 @@ export async function findOrCreate(
 	find: () => Promise<IDataObject | undefined>,
 	path: string,
 	body: IDataObject,
-	whenFound: (found: IDataObject) => Promise<IDataObject> = async (found) => ({
-		...found,
-		_action: 'found',
-	}),
+	whenFound?: (found: IDataObject) => Promise<IDataObject>,
 ): Promise<IDataObject> {
 	const found = await find();
-	if (found) return await whenFound(found);
+	if (found) return whenFound ? await whenFound(found) : { ...found, _action: 'found' };
 	const created = await erp.request({ method: 'POST', path, body });
 	return { ...created, _action: 'created' };
 }
