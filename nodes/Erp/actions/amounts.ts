@@ -7,17 +7,10 @@ import { toBoolean } from '../../shared/validation';
 import type { Prepared } from './erp';
 import { source } from './fields';
 
-/** API fields that hold money in cents, on articles, invoices and their lines, settlements and ledger entries. */
+/** API fields that hold money in cents: on articles, invoices and their lines; on settlements and ledger entries. */
 const MONEY_FIELDS = new Set([
-	'prix_ht',
-	'total_ht',
-	'total_tva',
-	'total_ttc',
-	'montant_regle',
-	'reste_a_payer',
-	'montant',
-	'debit',
-	'credit',
+	...['prix_ht', 'total_ht', 'total_tva', 'total_ttc', 'montant_regle', 'reste_a_payer'],
+	...['montant', 'debit', 'credit'],
 ]);
 
 export const decimalAmountsProperty: INodeProperties = {

@@ -1,92 +1,57 @@
 // Parameter descriptions shared by several operations: resource locators, list parameters and
 // the enumerations of the API (docs/api-contract.md).
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
-import { optionsCollection } from '../../shared/descriptions';
-import { MAX_PAGE_SIZE } from '../../shared/transport';
 import type { IdKind } from '../../shared/validation';
 import { ID_PREFIXES, idPattern } from '../../shared/validation';
+import type { Operation } from './erp';
 
-/** A resource locator: a searchable list, an ID of the given kind and, for articles, a reference. */
-function locator(
-	kind: IdKind,
-	options: {
-		displayName: string;
-		name: string;
-		description: string;
-		searchListMethod: string;
-		byReference?: boolean;
-	},
-): INodeProperties {
-	const label = options.displayName.toLowerCase();
+/**
+ * The resource locator of `kind` (parameter `<kind>Id`): a searchable list (`search<Kind>s` in
+ * methods/listSearch.ts), an ID and, for articles, a business reference.
+ */
+function locator(kind: IdKind, description: string): INodeProperties {
+	const displayName = kind[0].toUpperCase() + kind.slice(1);
+	const prefix = ID_PREFIXES[kind];
+	const errorMessage = `Not a valid ${kind} ID (${prefix}_…)`;
+	const byReference = { displayName: 'By Reference', name: 'reference', type: 'string' as const };
 	return {
-		displayName: options.displayName,
-		name: options.name,
+		displayName,
+		name: `${kind}Id`,
 		type: 'resourceLocator',
 		default: { mode: 'list', value: '' },
 		required: true,
-		description: options.description,
+		description,
 		modes: [
 			{
 				displayName: 'From List',
 				name: 'list',
 				type: 'list',
-				placeholder: `Select ${kind === 'article' || kind === 'invoice' ? 'an' : 'a'} ${label}...`,
-				typeOptions: { searchListMethod: options.searchListMethod, searchable: true },
+				placeholder: `Select ${kind === 'client' ? 'a' : 'an'} ${kind}...`,
+				typeOptions: { searchListMethod: `search${displayName}s`, searchable: true },
 			},
 			{
 				displayName: 'By ID',
 				name: 'id',
 				type: 'string',
-				placeholder: `e.g. ${ID_PREFIXES[kind]}_00000001`,
-				validation: [
-					{
-						type: 'regex',
-						properties: {
-							regex: idPattern(kind),
-							errorMessage: `Not a valid ${label} ID (${ID_PREFIXES[kind]}_…)`,
-						},
-					},
-				],
+				placeholder: `e.g. ${prefix}_00000001`,
+				validation: [{ type: 'regex', properties: { regex: idPattern(kind), errorMessage } }],
 			},
-			...(options.byReference
-				? [
-						{
-							displayName: 'By Reference',
-							name: 'reference',
-							type: 'string' as const,
-							placeholder: 'e.g. REF-000001',
-						},
-					]
-				: []),
+			...(kind === 'article' ? [{ ...byReference, placeholder: 'e.g. REF-000001' }] : []),
 		],
 	};
 }
 
-/** Article locator: from a searchable list, by ID (`art_…`) or by business reference. */
-export const articleLocator = locator('article', {
-	displayName: 'Article',
-	name: 'articleId',
-	description: 'The article, picked from the list, by ID (art_…) or by its exact reference',
-	searchListMethod: 'searchArticles',
-	byReference: true,
-});
-
-/** Client locator: from a searchable list or by ID (`cli_…`). */
-export const clientLocator = locator('client', {
-	displayName: 'Client',
-	name: 'clientId',
-	description: 'The client, picked from the list or by ID (cli_…)',
-	searchListMethod: 'searchClients',
-});
-
-/** Invoice locator: from a searchable list or by ID (`fac_…`). */
-export const invoiceLocator = locator('invoice', {
-	displayName: 'Invoice',
-	name: 'invoiceId',
-	description: 'The invoice, picked from the list or by ID (fac_…)',
-	searchListMethod: 'searchInvoices',
-});
+export const articleLocator = locator(
+	'article',
+	'The article, picked from the list, by ID (art_…) or by its exact reference',
+);
+export const clientLocator = locator('client', 'The client, picked from the list or by ID (cli_…)');
+export const invoiceLocator = locator(
+	'invoice',
+	'The invoice, picked from the list or by ID (fac_…)',
+);
 
 /** Return All / Limit, for the `getAll` operation the caller scopes with displayOptions. */
 export const returnAllAndLimit: INodeProperties[] = [
@@ -131,107 +96,71 @@ export function queryParametersProperty(description: string): INodeProperties {
 	};
 }
 
-/** "Options" of every list: the page size, and free query parameters passed through unchanged. */
-export const listOptions: INodeProperties = optionsCollection([
-	{
-		displayName: 'Page Size',
-		name: 'pageSize',
-		type: 'number',
-		typeOptions: { minValue: 1, maxValue: MAX_PAGE_SIZE },
-		default: MAX_PAGE_SIZE,
-		description:
-			"How many items each request asks for (the API parameter limit, or its name in the credential's Custom API Conventions), from 1 to 100. It changes the number of requests, not the items returned.",
-		hint: 'Leave it out unless your ERP needs smaller pages. If the ERP refuses a page size, the node retries once with the largest size the ERP states (or its default) and keeps using that for this credential.',
-	},
-	queryParametersProperty(
-		"Extra query parameters sent as they are, for filters this node does not list. The cursor and page size parameters (cursor and limit, unless the credential's Custom API Conventions name them otherwise) are managed by the node and refused here.",
-	),
-]);
-
 /** A date parameter: text `YYYY-MM-DD`, checked before the request. */
 export function dateField(displayName: string, name: string, description: string): INodeProperties {
-	return {
-		displayName,
-		name,
-		type: 'string',
-		default: '',
-		placeholder: 'YYYY-MM-DD',
-		description,
-	};
-}
-
-/** Start Date and End Date filters of the dated lists (API filters date_debut and date_fin). */
-export const dateRangeFilters: INodeProperties[] = [
-	dateField('End Date', 'date_fin', 'Last day included, YYYY-MM-DD (API filter date_fin)'),
-	dateField('Start Date', 'date_debut', 'First day included, YYYY-MM-DD (API filter date_debut)'),
-];
-
-/** The parameters of every Get Many operation: Return All / Limit, its Filters, then Options. */
-export function listProperties(filters: INodeProperties[]): INodeProperties[] {
-	return [
-		...returnAllAndLimit,
-		{
-			displayName: 'Filters',
-			name: 'filters',
-			type: 'collection',
-			placeholder: 'Add Filter',
-			default: {},
-			options: filters,
-		},
-		listOptions,
-	];
+	return { displayName, name, type: 'string', default: '', placeholder: 'YYYY-MM-DD', description };
 }
 
 export const INVOICE_STATUSES = ['emise', 'partiellement_payee', 'payee'] as const;
 export const SETTLEMENT_MODES = ['virement', 'carte', 'cheque', 'especes', 'prelevement'] as const;
 
+/** An operation's entry in its resource's Operation list, with its module. */
+type OperationEntry = Pick<INodePropertyOptions, 'name' | 'description' | 'action'> & {
+	operation: { properties: INodeProperties[]; prepare: Operation };
+};
+
 /**
- * A resource's parameters: its Operation list (each option with its operation module) followed by
- * every operation's own parameters.
+ * A resource: its Operation list (the entries keyed by value) followed by every operation's own
+ * parameters, each shown for its operation; and each operation's `prepare`, for the router.
  */
-export function resourceDescription(
-	resource: string,
+export function resource(
+	value: string,
 	defaultOperation: string,
-	operations: Array<[{ description: INodeProperties[] }, INodePropertyOptions]>,
-): INodeProperties[] {
-	return [
-		{
-			displayName: 'Operation',
-			name: 'operation',
-			type: 'options',
-			noDataExpression: true,
-			displayOptions: { show: { resource: [resource] } },
-			options: operations.map(([, option]) => option),
-			default: defaultOperation,
-		},
-		...operations.flatMap(([operation]) => operation.description),
-	];
+	entries: Record<string, OperationEntry>,
+): { description: INodeProperties[]; operations: Record<string, Operation> } {
+	const list = Object.entries(entries);
+	const show = (operation: string) => ({ show: { resource: [value], operation: [operation] } });
+	return {
+		description: [
+			{
+				displayName: 'Operation',
+				name: 'operation',
+				type: 'options',
+				noDataExpression: true,
+				displayOptions: { show: { resource: [value] } },
+				options: list.map(([key, { name, description, action }]) => ({
+					name,
+					value: key,
+					description,
+					action,
+				})),
+				default: defaultOperation,
+			},
+			...list.flatMap(([key, { operation }]) =>
+				updateDisplayOptions(show(key), operation.properties),
+			),
+		],
+		operations: Object.fromEntries(list.map(([key, { operation }]) => [key, operation.prepare])),
+	};
 }
 
-/** An "Additional Fields" collection of these optional fields. */
-export function additionalFields(
+/** A collection of optional fields: "Additional Fields", "Update Fields", "Filters". */
+export function collection(
+	[displayName, name, placeholder]: [string, string, string],
 	options: INodeProperties[],
 	description?: string,
 ): INodeProperties {
 	return {
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
+		displayName,
+		name,
 		type: 'collection',
-		placeholder: 'Add Field',
+		placeholder,
 		default: {},
 		...(description ? { description } : {}),
 		options,
 	};
 }
 
-/** The "Update Fields" collection of an update: the fields that may change. */
-export function updateFields(options: INodeProperties[]): INodeProperties {
-	return {
-		displayName: 'Update Fields',
-		name: 'updateFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options,
-	};
-}
+/** An "Additional Fields" collection of these optional fields. */
+export const additionalFields = (options: INodeProperties[], description?: string) =>
+	collection(['Additional Fields', 'additionalFields', 'Add Field'], options, description);

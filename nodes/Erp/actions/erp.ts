@@ -2,7 +2,7 @@
 // so that every error names it. The router makes one per item and hands it to the operation.
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { ErpRequest, ErpRequestSettings } from '../../shared/transport';
+import type { ErpRequest } from '../../shared/transport';
 import {
 	erpApiRequest,
 	erpApiResponse,
@@ -12,50 +12,24 @@ import {
 	getListConventions,
 	getRequestSettings,
 } from '../../shared/transport';
-import type { ListConventions } from '../../shared/conventions';
 
 /** What an operation returns for one input item: one record or a list of records. */
 export type OperationResult = IDataObject | IDataObject[];
-
 /** The request step of an operation, built once the item's parameters passed every check. */
 export type Prepared = () => Promise<OperationResult>;
-
+/** An operation: reads and checks one item's parameters (no request), returns its request step. */
+export type Operation = (this: IExecuteFunctions, itemIndex: number, erp: ItemErp) => Prepared;
 /** A request without its item: the item is the one of the ItemErp. */
 export type ItemRequest = Omit<ErpRequest, 'itemIndex'>;
 type PageOptions = Omit<NonNullable<Parameters<typeof erpPaginate>[2]>, 'itemIndex'>;
 type ListOptions = Omit<Parameters<typeof erpGetMany>[2], 'itemIndex'>;
-
-export interface ItemErp {
-	readonly itemIndex: number;
-	/** The item's Request Options, checked (read once). */
-	readonly settings: ErpRequestSettings;
-	/**
-	 * Whether a request other than a GET was sent (or about to be) for the item, one that a second
-	 * run could repeat: not once the operation said it looks for what it wrote before writing
-	 * (`looksFirst`, writeOnce.ts), so that a run again finds it instead of writing twice.
-	 */
-	readonly wrote: boolean;
-	/** Says that this item's write is found again before it is written again (see `wrote`). */
-	looksFirst(): void;
-	request(request: ItemRequest): Promise<IDataObject>;
-	response(request: ItemRequest): Promise<{ statusCode: number; body: unknown }>;
-	paginate(path: string, qs: IDataObject, options?: PageOptions): AsyncGenerator<IDataObject[]>;
-	getMany(
-		path: string,
-		qs: Parameters<typeof erpGetMany>[1],
-		options: ListOptions,
-	): Promise<IDataObject[]>;
-	/** A list answer's items and next cursor (the credential's list conventions), or undefined. */
-	listAnswer(body: unknown): ReturnType<typeof erpListAnswer>;
-	/** The credential's list conventions: the names the node gives the cursor and the page size. */
-	lists(): Promise<ListConventions>;
-}
+export type ItemErp = ReturnType<typeof erpFor>;
 
 /**
  * The transport's calls for item `itemIndex`. Reads and checks the item's Request Options now
  * (a bad one throws before any request).
  */
-export function erpFor(ctx: IExecuteFunctions, itemIndex: number): ItemErp {
+export function erpFor(ctx: IExecuteFunctions, itemIndex: number) {
 	const settings = getRequestSettings(ctx, itemIndex);
 	let wrote = false;
 	let looksFirst = false;
@@ -63,23 +37,40 @@ export function erpFor(ctx: IExecuteFunctions, itemIndex: number): ItemErp {
 		if (request.method !== 'GET') wrote = true;
 		return { ...request, itemIndex };
 	};
+	const paginate = (path: string, qs: IDataObject, options: PageOptions = {}) =>
+		erpPaginate.call(ctx, path, qs, { ...options, itemIndex }, settings);
 	return {
 		itemIndex,
 		settings,
+		/**
+		 * Whether a request other than a GET was sent (or about to be) for the item, one that a
+		 * second run could repeat: not once the operation looks for what it wrote before writing
+		 * (`looksFirst`, writeOnce.ts), so that a run again finds it instead of writing twice.
+		 */
 		get wrote() {
 			return wrote && !looksFirst;
 		},
 		looksFirst() {
 			looksFirst = true;
 		},
-		request: async (request) =>
+		request: async (request: ItemRequest) =>
 			(await erpApiRequest.call(ctx, sending(request), settings)) as IDataObject,
-		response: async (request) => await erpApiResponse.call(ctx, sending(request), settings),
-		paginate: (path, qs, options = {}) =>
-			erpPaginate.call(ctx, path, qs, { ...options, itemIndex }, settings),
-		getMany: async (path, qs, options) =>
+		response: async (request: ItemRequest) =>
+			await erpApiResponse.call(ctx, sending(request), settings),
+		paginate,
+		/** The first record of the list that `matches`, reading every page (the filters are a hint). */
+		async find(path: string, qs: IDataObject, matches: (record: IDataObject) => boolean) {
+			for await (const page of paginate(path, qs, { pageSize: 100 })) {
+				const match = page.find(matches);
+				if (match) return match;
+			}
+			return undefined;
+		},
+		getMany: async (path: string, qs: Parameters<typeof erpGetMany>[1], options: ListOptions) =>
 			await erpGetMany.call(ctx, path, qs, { ...options, itemIndex }, settings),
-		listAnswer: async (body) => await erpListAnswer.call(ctx, body, itemIndex),
+		/** A list answer's items and next cursor (the credential's list conventions), or undefined. */
+		listAnswer: async (body: unknown) => await erpListAnswer.call(ctx, body, itemIndex),
+		/** The credential's list conventions: the names the node gives the cursor and the page size. */
 		lists: async () => await getListConventions(ctx, itemIndex),
 	};
 }

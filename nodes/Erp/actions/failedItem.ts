@@ -1,16 +1,10 @@
 // What becomes of an input item that failed (its parameters refused, or its request), by the
-// node's Settings › On Error, as n8n's own nodes do:
-// - Stop Workflow: the error is thrown, naming the item;
-// - Continue (regular output): an item on the success output, `{ error, code, httpCode,
-//   description?, details? }`;
-// - Continue (using error output): an item n8n moves to the error output, `{ error: { message,
-//   code, httpCode, description?, details? } }`, as n8n's own HTTP Request node's `{ error }`.
-//   n8n-core (WorkflowExecute.handleNodeErrorOutput) moves an item whose json holds `error` and
-//   nothing else (1.123.81 and 2.33.7 also accept `message` beside it, 2.41.1 `message` and
-//   `details`), and gives it the input item's fields; so the ERP's facts go inside `error`, the
-//   one shape every supported n8n moves. (An item carrying `error` on the item rather than in its
-//   json is moved too, but n8n then replaces its json with the message alone: the ERP's facts and
-//   the input's fields would be lost.)
+// node's Settings › On Error, as n8n's own nodes do: Stop Workflow throws, naming the item;
+// Continue (regular output) gives `{ error, code, httpCode, description?, details? }`; Continue
+// (using error output) gives `{ error: { message, code, httpCode, description?, details? } }`,
+// as n8n's HTTP Request node does: the one json every supported n8n (1.123.81, 2.33.7, 2.41.1)
+// moves to the error output with the input item's fields (handleNodeErrorOutput moves a json of
+// `error` alone; `error` set on the item instead would lose the ERP's facts and the input's fields).
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 

@@ -39,12 +39,10 @@ export function fieldSpecs<K extends string>(
 	properties: readonly INodeProperties[],
 	checks: Record<K, FieldCheck>,
 ): Record<K, FieldSpec> {
-	const specs = {} as Record<K, FieldSpec>;
-	for (const key of Object.keys(checks) as K[]) {
-		const check: FieldCheck = checks[key];
-		specs[key] = { ...check, label: labelOf(properties, key) } as FieldSpec;
-	}
-	return specs;
+	const entries = Object.entries<FieldCheck>(checks);
+	return Object.fromEntries(
+		entries.map(([key, check]) => [key, { ...check, label: labelOf(properties, key) }]),
+	) as Record<K, FieldSpec>;
 }
 
 function checkField(src: ValueSource, spec: FieldSpec, value: unknown): unknown {
@@ -84,28 +82,8 @@ export function checkFields(
 	for (const [key, value] of Object.entries(values)) {
 		const spec = specs[key];
 		if (!spec) throw invalid(source(ctx, key, itemIndex), 'this field is not supported here');
-		body[spec.api ?? key] = checkField(
-			source(ctx, spec.label, itemIndex),
-			spec,
-			value,
-		) as IDataObject[string];
+		const checked = checkField(source(ctx, spec.label, itemIndex), spec, value);
+		body[spec.api ?? key] = checked as IDataObject[string];
 	}
 	return body;
-}
-
-/** Reads a collection parameter ("Update Fields") and refuses it empty. */
-export function requireSomeFields(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	property: INodeProperties,
-): IDataObject {
-	const values = ctx.getNodeParameter(property.name, itemIndex, {}) as IDataObject;
-	if (Object.keys(values).length === 0) {
-		throw invalid(
-			source(ctx, property.displayName, itemIndex),
-			'add at least one field to change',
-			'An update with no field would change nothing.',
-		);
-	}
-	return values;
 }

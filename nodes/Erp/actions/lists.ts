@@ -1,7 +1,9 @@
-// List operations (Get Many): their Filters, free Query Parameters, and Return All / Limit, read
-// through the item's ItemErp.
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+// List operations (Get Many): their parameters (Return All / Limit, Filters, Options) and how
+// they are read: the filters checked, free Query Parameters, Return All / Limit and Page Size.
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { optionsCollection } from '../../shared/descriptions';
+import { MAX_PAGE_SIZE } from '../../shared/transport';
 import {
 	checkDateRange,
 	invalid,
@@ -12,52 +14,39 @@ import {
 	toOptionalText,
 	toText,
 } from '../../shared/validation';
-import { MAX_PAGE_SIZE } from '../../shared/transport';
-import { dateRangeFilters, listOptions, returnAllAndLimit } from './common.descriptions';
+import {
+	collection,
+	dateField,
+	queryParametersProperty,
+	returnAllAndLimit,
+} from './common.descriptions';
 import type { ItemErp, Prepared } from './erp';
-import type { FieldSpec } from './fields';
+import type { FieldCheck } from './fields';
 import { checkFields, fieldSpecs, source } from './fields';
 import { isLocatorValue, resolveArticleIds } from './locators';
 
-/**
- * Reads the "Filters" collection of a list and checks it. Only nothing means "not set": an empty
- * text, null or undefined, or a locator whose value is one of these. Any other value is checked
- * (an object given to a text filter is refused), never dropped: a dropped filter would return
- * the unfiltered list.
- */
-export function readFilters(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	specs: Record<string, FieldSpec>,
-): IDataObject {
-	const raw = ctx.getNodeParameter('filters', itemIndex, {}) as IDataObject;
-	const present: IDataObject = {};
-	for (const [key, value] of Object.entries(raw)) {
-		const given = specs[key]?.kind === 'locator' && isLocatorValue(value) ? value.value : value;
-		if (!isBlank(given)) present[key] = value;
-	}
-	return checkFields(ctx, itemIndex, specs, present);
-}
+/** "Options" of every list: the page size, and free query parameters passed through unchanged. */
+const listOptions = optionsCollection([
+	{
+		displayName: 'Page Size',
+		name: 'pageSize',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: MAX_PAGE_SIZE },
+		default: MAX_PAGE_SIZE,
+		description:
+			"How many items each request asks for (the API parameter limit, or its name in the credential's Custom API Conventions), from 1 to 100. It changes the number of requests, not the items returned.",
+		hint: 'Leave it out unless your ERP needs smaller pages. If the ERP refuses a page size, the node retries once with the largest size the ERP states (or its default) and keeps using that for this credential.',
+	},
+	queryParametersProperty(
+		"Extra query parameters sent as they are, for filters this node does not list. The cursor and page size parameters (cursor and limit, unless the credential's Custom API Conventions name them otherwise) are managed by the node and refused here.",
+	),
+]);
 
-const dateRangeSpecs = fieldSpecs(dateRangeFilters, {
-	date_debut: { kind: 'date' },
-	date_fin: { kind: 'date' },
-});
-
-/** readFilters for a dated list: adds the Start Date and End Date filters and checks their order. */
-export function readDatedFilters(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	specs: Record<string, FieldSpec>,
-): IDataObject {
-	const filters = readFilters(ctx, itemIndex, { ...specs, ...dateRangeSpecs });
-	checkDateRange(
-		source(ctx, dateRangeSpecs.date_debut.label, itemIndex),
-		filters.date_debut as string | undefined,
-		filters.date_fin as string | undefined,
-	);
-	return filters;
-}
+/** Start Date and End Date filters of the dated lists (API filters date_debut and date_fin). */
+const dateRangeFilters = [
+	dateField('End Date', 'date_fin', 'Last day included, YYYY-MM-DD (API filter date_fin)'),
+	dateField('Start Date', 'date_debut', 'First day included, YYYY-MM-DD (API filter date_debut)'),
+];
 
 /**
  * The "Query Parameters" fixed collection (`{ parameter: [{ name, value }] }`), checked: names
@@ -90,21 +79,15 @@ export function readQueryParameters(
 }
 
 /** Return All and, without it, Limit (at least 1). `limit` is undefined with Return All. */
-export function readReturnAll(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-): { returnAll: boolean; limit?: number } {
+export function readReturnAll(ctx: IExecuteFunctions, itemIndex: number) {
+	const label = (name: string) => source(ctx, labelOf(returnAllAndLimit, name), itemIndex);
 	const returnAll = toBoolean(
-		source(ctx, labelOf(returnAllAndLimit, 'returnAll'), itemIndex),
+		label('returnAll'),
 		ctx.getNodeParameter('returnAll', itemIndex, false),
 	);
 	if (returnAll) return { returnAll };
-	const limit = toInteger(
-		source(ctx, labelOf(returnAllAndLimit, 'limit'), itemIndex),
-		ctx.getNodeParameter('limit', itemIndex, 50),
-		{ min: 1 },
-	);
-	return { returnAll, limit };
+	const limit = ctx.getNodeParameter('limit', itemIndex, 50);
+	return { returnAll, limit: toInteger(label('limit'), limit, { min: 1 }) };
 }
 
 /** The filters as sent: article locators by reference resolved to IDs (a lookup each). */
@@ -126,34 +109,63 @@ async function filterQuery(
 }
 
 /**
- * A list operation: checked filters (API names; article locators by reference are resolved when
- * the step runs) plus free query parameters from "Options", read with Return All / Limit and
- * the Page Size option.
+ * A Get Many operation of the list at `path`: Return All / Limit, its Filters (checked as `checks`
+ * says; a dated list adds Start Date and End Date, in order), then Options.
  */
-export function prepareGetMany(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	erp: ItemErp,
+export function listOperation(
 	path: string,
-	filters: IDataObject,
-): Prepared {
-	const { returnAll, limit } = readReturnAll(ctx, itemIndex);
-	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const extra = readQueryParameters(ctx, itemIndex, options.queryParameters, filters);
-	const pageSize = isBlank(options.pageSize)
-		? undefined
-		: toInteger(source(ctx, labelOf([listOptions], 'pageSize'), itemIndex), options.pageSize, {
-				min: 1,
-				max: MAX_PAGE_SIZE,
-			});
-	// The transport reads the credential once: it refuses a query parameter named as its list
-	// conventions name the cursor or the page size, then resolves the filters, then reads.
-	const free = { label: labelOf([listOptions], 'queryParameters'), values: extra };
-	return async () =>
-		await erp.getMany(path, async () => await filterQuery(ctx, erp, filters), {
-			returnAll,
-			limit,
-			pageSize,
-			free,
-		});
+	{
+		filters,
+		checks,
+		dated = false,
+	}: { filters: INodeProperties[]; checks: Record<string, FieldCheck>; dated?: boolean },
+) {
+	const properties: INodeProperties[] = [
+		...returnAllAndLimit,
+		collection(
+			['Filters', 'filters', 'Add Filter'],
+			dated ? [...filters, ...dateRangeFilters] : filters,
+		),
+		listOptions,
+	];
+	const dates: Record<string, FieldCheck> = {
+		date_debut: { kind: 'date' },
+		date_fin: { kind: 'date' },
+	};
+	const specs = fieldSpecs(properties, dated ? { ...checks, ...dates } : checks);
+	return {
+		properties,
+		prepare(this: IExecuteFunctions, itemIndex: number, erp: ItemErp): Prepared {
+			// Only nothing means "not set": an empty text, null or undefined, or a locator whose value
+			// is one of these. Any other value is checked, never dropped: a dropped filter would
+			// return the unfiltered list.
+			const present: IDataObject = {};
+			for (const [key, value] of Object.entries(this.getNodeParameter('filters', itemIndex, {}))) {
+				const given = specs[key]?.kind === 'locator' && isLocatorValue(value) ? value.value : value;
+				if (!isBlank(given)) present[key] = value;
+			}
+			const filters = checkFields(this, itemIndex, specs, present);
+			if (dated) {
+				const { date_debut: from, date_fin: to } = filters as {
+					date_debut?: string;
+					date_fin?: string;
+				};
+				checkDateRange(source(this, specs.date_debut.label, itemIndex), from, to);
+			}
+			const { returnAll, limit } = readReturnAll(this, itemIndex);
+			const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+			const extra = readQueryParameters(this, itemIndex, options.queryParameters, filters);
+			const pageSize = isBlank(options.pageSize)
+				? undefined
+				: toInteger(source(this, labelOf([listOptions], 'pageSize'), itemIndex), options.pageSize, {
+						min: 1,
+						max: MAX_PAGE_SIZE,
+					});
+			// The transport reads the credential once: it refuses a query parameter named as its list
+			// conventions name the cursor or the page size, then resolves the filters, then reads.
+			const free = { label: labelOf([listOptions], 'queryParameters'), values: extra };
+			const query = async () => await filterQuery(this, erp, filters);
+			return async () => await erp.getMany(path, query, { returnAll, limit, pageSize, free });
+		},
+	};
 }

@@ -9,7 +9,6 @@ import type {
 import type { IdKind, ValueSource } from '../../shared/validation';
 import { invalid, toId, toText } from '../../shared/validation';
 import type { ItemErp } from './erp';
-import { findArticleByReference } from './lookups';
 
 export type Locator = { id: string } | { reference: string };
 
@@ -53,6 +52,11 @@ export function getLocatorId(
 	kind: 'client' | 'invoice',
 ): string {
 	return (getLocator(ctx, itemIndex, property, kind) as { id: string }).id;
+}
+
+/** The article whose reference is exactly `reference`, or undefined. */
+export async function findArticleByReference(erp: ItemErp, reference: string) {
+	return await erp.find('/articles', { reference }, (article) => article.reference === reference);
 }
 
 /**

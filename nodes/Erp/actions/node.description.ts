@@ -12,6 +12,17 @@ import * as invoice from './invoice/Invoice.resource';
 import * as settlement from './settlement/Settlement.resource';
 import * as stockMovement from './stockMovement/StockMovement.resource';
 
+/** Each resource: its parameters and its operations (router.ts), in the order of the editor. */
+export const resources = {
+	apiRequest,
+	article,
+	client,
+	generalLedger,
+	invoice,
+	settlement,
+	stockMovement,
+};
+
 export const properties: INodeProperties[] = [
 	authenticationDescription,
 	{
@@ -35,13 +46,7 @@ export const properties: INodeProperties[] = [
 		],
 		default: 'article',
 	},
-	...apiRequest.description,
-	...article.description,
-	...client.description,
-	...generalLedger.description,
-	...invoice.description,
-	...settlement.description,
-	...stockMovement.description,
+	...Object.values(resources).flatMap((resource) => resource.description),
 	decimalAmountsProperty,
 	...requestOptions(),
 ];

@@ -1,16 +1,11 @@
-// What n8n's Retry On Fail (node Settings) may send again. n8n retries a node by running it
-// again over all its input items: when it threw (On Error: Stop Workflow), or when its first item
-// is a failed one (On Error: Continue). Each item's request already has the pack's own retries
-// (reads on 5xx, resets, timeouts; every request on 429, up to Max Rate-Limit Wait), so on such a
-// retry, in the same run of the node:
-// - an item whose write the ERP answered is not sent again: its answer is given again;
-// - an item that failed on a 429 is not sent again (the pack already waited as long as Max
-//   Rate-Limit Wait allows: a retry would wait again), nor an item whose write may have been
-//   applied (no answer, or a 5xx, after a POST, PATCH, PUT or DELETE went out): it fails again
-//   with the same error, saying so;
-// - every other item runs again (reads, and writes the ERP refused with a 4xx).
-// The memory is the run's own: kept with n8n's node context of this execution (a WeakMap, so
-// nothing is saved with the execution), per run index; a new execution starts afresh.
+// What n8n's Retry On Fail (node Settings) may send again. n8n retries a node by running it again
+// over all its input items, when it threw or its first item failed. Each request already has the
+// pack's own retries, so on such a retry, in the same run of the node: a write the ERP answered
+// is not sent again (its answer is given again); an item that failed on a 429 (the pack already
+// waited as long as Max Rate-Limit Wait allows) or whose write may have been applied (no answer,
+// or a 5xx, after a POST, PATCH, PUT or DELETE) fails again with the same error, saying so; every
+// other item runs again. The memory is kept per run index with n8n's node context of this
+// execution (a WeakMap: nothing is saved with the execution).
 import type { IContextObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { erpErrorToJson } from '../../shared/transport';
@@ -32,17 +27,8 @@ function notAgain(error: unknown, wrote: boolean): string | undefined {
 	return undefined;
 }
 
-export interface RetryMemory {
-	/** What this item gave in an earlier try of this run, when it must not be sent again. */
-	recall(itemIndex: number): Outcome | undefined;
-	/** An item's answer; kept when it wrote (so a retry gives it again). */
-	answered(itemIndex: number, result: OperationResult, wrote: boolean): void;
-	/** An item's failure; kept when a retry must not send it again (see above). */
-	failed(itemIndex: number, error: unknown, wrote: boolean): void;
-}
-
 /** The memory of this run of the node; nothing is kept when Retry On Fail is off. */
-export function retryMemory(ctx: IExecuteFunctions): RetryMemory | undefined {
+export function retryMemory(ctx: IExecuteFunctions) {
 	if (ctx.getNode().retryOnFail !== true) return undefined;
 	const context = ctx.getContext('node');
 	const byRun = runs.get(context) ?? new Map<number, Map<number, Outcome>>();
@@ -51,11 +37,14 @@ export function retryMemory(ctx: IExecuteFunctions): RetryMemory | undefined {
 	const items = byRun.get(runIndex) ?? new Map<number, Outcome>();
 	byRun.set(runIndex, items);
 	return {
-		recall: (itemIndex) => items.get(itemIndex),
-		answered(itemIndex, result, wrote) {
+		/** What this item gave in an earlier try of this run, when it must not be sent again. */
+		recall: (itemIndex: number) => items.get(itemIndex),
+		/** An item's answer, kept when it wrote (a retry gives it again). */
+		answered(itemIndex: number, result: OperationResult, wrote: boolean) {
 			if (wrote) items.set(itemIndex, { result });
 		},
-		failed(itemIndex, error, wrote) {
+		/** An item's failure, kept when a retry must not send it again. */
+		failed(itemIndex: number, error: unknown, wrote: boolean) {
 			const why = notAgain(error, wrote);
 			if (why === undefined) return;
 			const described = error as { description?: unknown };

@@ -1,19 +1,12 @@
 // Writes that must happen once per business reference (an invoice per order, a settlement per
 // payment), whatever the ERP does with Idempotency-Key: the record already written is looked
-// for first, reading the list tolerantly; two writes for one reference in this process run one
+// for first, reading the whole list; two writes for one reference in this process run one
 // after the other; a reference already used for something else is a conflict error.
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { ERROR_MARK, getGuardedCredentials } from '../../shared/transport';
 import type { ItemErp } from './erp';
-
-/** The codes of the errors this file makes, as error items carry them in `code`. */
-export const WRITE_ONCE_CODES = {
-	conflict: 'reference_conflict',
-	noList: 'no_list_to_check',
-	paid: 'invoice_already_paid',
-} as const;
 
 /** What differs between the record found and the one asked for: `{ field, message }`. */
 export type Difference = { field: string; message: string };
@@ -62,99 +55,60 @@ export function codedError(
 	return error;
 }
 
-function httpCodeOf(error: unknown): number | undefined {
-	const code = Number((error as { httpCode?: unknown } | null)?.httpCode);
-	return Number.isInteger(code) ? code : undefined;
-}
-
-/** How a list that is not there answers: not found, method not allowed, not implemented. */
-const NO_LIST = [404, 405, 501];
-
-/**
- * The first record of the list at `path` that `matches`: asked with `qs` as filters, but every
- * record is checked and the pages are read to the end, so that an ERP ignoring the filters does
- * not fool it. A list that is not there (404, 405, 501) throws `noList(status)`.
- */
-export async function findInList(
-	erp: ItemErp,
-	path: string,
-	qs: IDataObject,
-	matches: (record: IDataObject) => boolean,
-	noList: (status: number) => Error,
-): Promise<IDataObject | undefined> {
-	const scan = async () => {
-		for await (const page of erp.paginate(path, qs, { pageSize: 100 })) {
-			const match = page.find(matches);
-			if (match) return match;
-		}
-		return undefined;
-	};
-	const outcome = await scan().then(
-		(value) => ({ ok: true as const, value }),
-		(error: unknown) => ({ ok: false as const, error }),
-	);
-	if (outcome.ok) return outcome.value;
-	const status = httpCodeOf(outcome.error);
-	if (status !== undefined && NO_LIST.includes(status)) throw noList(status);
-	throw outcome.error;
-}
-
 /** What a write looks for before it writes, and how the messages name it. */
 export interface Lookup {
-	/** The list read: path, filters, and the test every record of it gets. */
+	// The list read, with `qs` as filters; every record is tested with `matches`.
 	path: string;
 	qs: IDataObject;
 	matches: (record: IDataObject) => boolean;
-	/** "invoice list", "settlement list". */
-	list: string;
-	/** What the lookup answers: 'an invoice with External Reference "1042" was already issued'. */
-	question: string;
-	/** What it stops: "a second invoice for the same order". */
-	twice: string;
-	/** The option that turns the check off, as a path of labels. */
-	option: string;
-	/** "Nothing was issued." */
-	nothing: string;
+	list: string; // "invoice list"
+	question: string; // 'an invoice with External Reference "1042" was already issued'
+	twice: string; // what the check stops: "a second invoice for the same order"
+	option: string; // the option that turns the check off, as a path of labels
+	nothing: string; // "Nothing was issued."
+	differences: (found: IDataObject) => Difference[];
+	/** The conflict's message, description, and the detail naming the record found. */
+	conflict: (found: IDataObject) => { found: string; description: string; record: IDataObject };
 }
 
 /**
- * The record `lookup` finds (findInList), or undefined. A list that is not there is the error
- * `no_list_to_check`, naming the option: never a write without the check, in silence.
+ * The record written before, when `lookup` finds it and nothing differs; undefined when none is
+ * found. Every page of the list is read and every record tested, so that an ERP ignoring the
+ * filters does not fool it. A record that differs is the error `reference_conflict`; a list that
+ * is not there (404, 405, 501) is `no_list_to_check`, naming the option: never a write without
+ * the check, in silence.
  */
 export async function findWritten(
 	ctx: IExecuteFunctions,
 	erp: ItemErp,
 	lookup: Lookup,
 ): Promise<IDataObject | undefined> {
-	const noList = (status: number) =>
-		codedError(
+	const outcome = await erp.find(lookup.path, lookup.qs, lookup.matches).then(
+		(found) => ({ found }),
+		(error: unknown) => ({ error }),
+	);
+	if ('error' in outcome) {
+		const status = Number((outcome.error as { httpCode?: unknown } | null)?.httpCode);
+		if (![404, 405, 501].includes(status)) throw outcome.error;
+		throw codedError(
 			ctx,
 			erp.itemIndex,
-			WRITE_ONCE_CODES.noList,
+			'no_list_to_check',
 			`The ERP has no ${lookup.list} to look in (GET ${lookup.path} answered ${status}), so the node cannot check whether ${lookup.question}. ${lookup.nothing}`,
 			`Without that check, only the ERP's Idempotency-Key can stop ${lookup.twice}, and the ERP's specification does not promise it. If your ERP keeps Idempotency-Key, or you accept the risk, turn off ${lookup.option}.`,
 		);
-	return await findInList(erp, lookup.path, lookup.qs, lookup.matches, noList);
-}
-
-/**
- * The error `reference_conflict`: `record` (a detail naming the record found) already holds the
- * reference, with these differences.
- */
-export function conflictError(
-	ctx: IExecuteFunctions,
-	erp: ItemErp,
-	lookup: Pick<Lookup, 'nothing'>,
-	text: { found: string; description: string; record: IDataObject },
-	differences: Difference[],
-): NodeOperationError {
+	}
+	const { found } = outcome;
+	const differences = found ? lookup.differences(found) : [];
+	if (!found || differences.length === 0) return found;
+	const { found: message, description, record } = lookup.conflict(found);
 	const listed = differences.map((d) => d.message).join('; ');
-	return codedError(
+	throw codedError(
 		ctx,
 		erp.itemIndex,
-		WRITE_ONCE_CODES.conflict,
-		`${text.found}: ${listed}. ${lookup.nothing}`,
-		text.description,
-		[text.record, ...differences],
+		'reference_conflict',
+		`${message}: ${listed}. ${lookup.nothing}`,
+		description,
+		[record, ...differences],
 	);
 }

@@ -11,21 +11,15 @@ import { erpListPage } from '../../shared/transport';
 
 const PAGE_SIZE = 50;
 
-interface Page {
-	data: IDataObject[];
-	next?: string;
-}
-
+/** One page, through the transport's list reader: a server that refuses the page size gets a smaller one. */
 async function listPage(
 	ctx: ILoadOptionsFunctions,
 	path: string,
 	qs: IDataObject,
 	cursor?: string,
 	pageSize = PAGE_SIZE,
-): Promise<Page> {
-	// Through the transport's list reader: a server that refuses the page size gets a smaller one.
-	const page = await erpListPage.call(ctx, path, qs, { pageSize, cursor: cursor || undefined });
-	return { data: page.data, next: page.nextCursor };
+) {
+	return await erpListPage.call(ctx, path, qs, { pageSize, cursor: cursor || undefined });
 }
 
 function money(cents: unknown): string {
@@ -42,7 +36,7 @@ function searchByText(path: string, name: (record: IDataObject) => string) {
 		const page = await listPage(this, path, filter ? { q: filter } : {}, paginationToken);
 		return {
 			results: page.data.map((record) => ({ name: name(record), value: String(record.id) })),
-			paginationToken: page.next,
+			paginationToken: page.nextCursor,
 		};
 	};
 }
@@ -85,7 +79,7 @@ export async function searchInvoices(
 				value: String(invoice.id),
 			});
 		}
-		cursor = page.next;
+		cursor = page.nextCursor;
 		if (!cursor) break;
 	}
 	return { results, paginationToken: cursor };

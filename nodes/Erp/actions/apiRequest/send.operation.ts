@@ -2,9 +2,9 @@
 // error mapping, idempotency keys) and its list reading. The expert fallback for endpoints the
 // other resources do not cover, such as payroll slips (GET /paie/bulletins).
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { canonicalJson, deriveIdempotencyKey } from '../../../shared/transport';
+import type { ValueSource } from '../../../shared/validation';
 import { invalid, isBlank, labelOf, toEnum } from '../../../shared/validation';
 import { queryParametersProperty, returnAllAndLimit } from '../common.descriptions';
 import type { ItemErp, ItemRequest, OperationResult, Prepared } from '../erp';
@@ -19,7 +19,7 @@ const OUTPUTS = ['items', 'body'] as const;
 
 const [returnAll, limit] = returnAllAndLimit;
 
-const properties: INodeProperties[] = [
+export const properties: INodeProperties[] = [
 	{
 		displayName:
 			"Expert fallback: prefer the other resources when one covers your need. This calls any endpoint of the ERP API with the node's safety: rate-limit pacing, retries, idempotency keys on POST, clear errors.",
@@ -95,11 +95,6 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['apiRequest'], operation: ['send'] } },
-	properties,
-);
-
 const isObject = (value: unknown): value is IDataObject =>
 	typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -108,9 +103,7 @@ const asItem = (value: unknown): IDataObject =>
 	isObject(value) ? value : { data: value as IDataObject };
 
 /** The Body parameter: a JSON object (text or object), or undefined when empty. */
-function readBody(ctx: IExecuteFunctions, itemIndex: number): IDataObject | undefined {
-	const src = source(ctx, labelOf(properties, 'body'), itemIndex);
-	const raw = ctx.getNodeParameter('body', itemIndex, '');
+function readBody(src: ValueSource, raw: unknown): IDataObject | undefined {
 	if (isBlank(raw)) return undefined;
 	let body = raw;
 	if (typeof raw === 'string') {
@@ -120,40 +113,21 @@ function readBody(ctx: IExecuteFunctions, itemIndex: number): IDataObject | unde
 			throw invalid(src, `not valid JSON (${(error as Error).message})`);
 		}
 	}
-	if (!isObject(body)) {
-		throw invalid(src, 'expected a JSON object, such as { "montant": 1000 }');
-	}
+	if (!isObject(body)) throw invalid(src, 'expected a JSON object, such as { "montant": 1000 }');
 	return body;
 }
 
 export function prepare(this: IExecuteFunctions, itemIndex: number, erp: ItemErp): Prepared {
-	const label = (name: string) => labelOf(properties, name);
-	const method = toEnum(
-		source(this, label('method'), itemIndex),
-		this.getNodeParameter('method', itemIndex, 'GET'),
-		METHODS,
-	);
-	const path = toApiPath(
-		source(this, label('path'), itemIndex),
-		this.getNodeParameter('path', itemIndex),
-	);
-	const qs = readQueryParameters(
-		this,
-		itemIndex,
-		this.getNodeParameter('queryParameters', itemIndex, {}),
-	);
-	const body = WITH_BODY.includes(method) ? readBody(this, itemIndex) : undefined;
+	const param = (name: string, fallback?: unknown) =>
+		this.getNodeParameter(name, itemIndex, fallback);
+	const src = (name: string) => source(this, labelOf(properties, name), itemIndex);
+	const method = toEnum(src('method'), param('method', 'GET'), METHODS);
+	const path = toApiPath(src('path'), param('path'));
+	const qs = readQueryParameters(this, itemIndex, param('queryParameters', {}));
+	const body = WITH_BODY.includes(method) ? readBody(src('body'), param('body', '')) : undefined;
 	const output =
-		method === 'GET'
-			? toEnum(
-					source(this, label('output'), itemIndex),
-					this.getNodeParameter('output', itemIndex, 'items'),
-					OUTPUTS,
-				)
-			: 'body';
-	const list = output === 'items' ? readReturnAll(this, itemIndex) : undefined;
-	const max = list?.limit;
-
+		method === 'GET' ? toEnum(src('output'), param('output', 'items'), OUTPUTS) : 'body';
+	const max = output === 'items' ? readReturnAll(this, itemIndex).limit : undefined;
 	const request: ItemRequest = {
 		method,
 		path,
@@ -181,14 +155,12 @@ export function prepare(this: IExecuteFunctions, itemIndex: number, erp: ItemErp
 		// The list envelope (docs/api-contract.md, or the credential's Custom API Conventions).
 		const list = await erp.listAnswer(answer.body);
 		if (list === undefined) return asItem(answer.body);
-
 		const items = list.data.map(asItem);
 		if (max !== undefined && items.length >= max) return items.slice(0, max);
 		const next = list.nextCursor;
 		if (next === undefined) return items;
-		// The next pages, through the transport's list reader: same query, the cursor, a page size.
-		// A page size given under Query Parameters (by its name in the credential's conventions) is
-		// kept for the next pages.
+		// The next pages, through the transport's list reader: same query, the cursor, and the page
+		// size given under Query Parameters (by its name in the credential's conventions), if any.
 		const pageSize = Number(qs[(await erp.lists()).pageSizeParam]) || undefined;
 		for await (const page of erp.paginate(path, qs, {
 			cursor: next,

@@ -1,34 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import { createOperation } from '../records';
+import { articleFields as fields, articleFieldSpecs } from './fields';
 
-import { additionalFields } from '../common.descriptions';
-import type { ItemErp, Prepared } from '../erp';
-import { checkFields } from '../fields';
-import { articleFieldSpecs, optionalArticleFields, requiredArticleFields } from './fields';
-
-const properties: INodeProperties[] = [
-	...requiredArticleFields,
-	additionalFields(optionalArticleFields),
-];
-
-export const description = updateDisplayOptions(
-	{ show: { resource: ['article'], operation: ['create'] } },
-	properties,
+export const { properties, prepare, read } = createOperation(
+	'/articles',
+	[fields.reference, fields.designation, fields.prix_ht, fields.tva],
+	[fields.categorie_id, fields.seuil_alerte, fields.stock],
+	articleFieldSpecs,
 );
-
-/** Reads and checks the body of a new article (also used by find-or-create). */
-export function readNewArticle(this: IExecuteFunctions, itemIndex: number): IDataObject {
-	const values: IDataObject = {
-		reference: this.getNodeParameter('reference', itemIndex),
-		designation: this.getNodeParameter('designation', itemIndex),
-		prix_ht: this.getNodeParameter('prix_ht', itemIndex),
-		tva: this.getNodeParameter('tva', itemIndex),
-		...(this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject),
-	};
-	return checkFields(this, itemIndex, articleFieldSpecs, values);
-}
-
-export function prepare(this: IExecuteFunctions, itemIndex: number, erp: ItemErp): Prepared {
-	const body = readNewArticle.call(this, itemIndex);
-	return async () => await erp.request({ method: 'POST', path: '/articles', body });
-}

@@ -1,6 +1,7 @@
 // The article's writable fields: one parameter description and one check per API field.
 import type { INodeProperties } from 'n8n-workflow';
 
+import type { FieldCheck } from '../fields';
 import { fieldSpecs } from '../fields';
 
 export const articleFields = {
@@ -63,7 +64,7 @@ export const articleFields = {
 	},
 } satisfies Record<string, INodeProperties>;
 
-export const articleFieldSpecs = fieldSpecs(Object.values(articleFields), {
+export const articleChecks = {
 	reference: { kind: 'text', max: 'articleReference' },
 	designation: { kind: 'text', max: 'designation' },
 	prix_ht: { kind: 'integer', min: 0 },
@@ -71,19 +72,6 @@ export const articleFieldSpecs = fieldSpecs(Object.values(articleFields), {
 	stock: { kind: 'integer', min: 0 },
 	seuil_alerte: { kind: 'integer', min: 0 },
 	categorie_id: { kind: 'text', max: 'id' },
-});
+} satisfies Record<string, FieldCheck>;
 
-/** The fields an article needs at creation, shown as required top-level parameters. */
-export const requiredArticleFields: INodeProperties[] = [
-	{ ...articleFields.reference, required: true },
-	{ ...articleFields.designation, required: true },
-	{ ...articleFields.prix_ht, required: true },
-	{ ...articleFields.tva, required: true },
-];
-
-/** Optional fields at creation. */
-export const optionalArticleFields: INodeProperties[] = [
-	articleFields.categorie_id,
-	articleFields.seuil_alerte,
-	articleFields.stock,
-];
+export const articleFieldSpecs = fieldSpecs(Object.values(articleFields), articleChecks);

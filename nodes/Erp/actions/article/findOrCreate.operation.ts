@@ -1,22 +1,21 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { optionsCollection } from '../../../shared/descriptions';
 import { labelOf, toBoolean } from '../../../shared/validation';
-import { additionalFields } from '../common.descriptions';
 import type { ItemErp, Prepared } from '../erp';
 import { source } from '../fields';
-import { findArticleByReference, findOrCreate } from '../lookups';
-import { readNewArticle } from './create.operation';
-import { optionalArticleFields, requiredArticleFields } from './fields';
+import { findArticleByReference } from '../locators';
+import { findOrCreate } from '../records';
+import * as create from './create.operation';
 
-const properties: INodeProperties[] = [
+const [reference, ...fields] = create.properties;
+
+export const properties: INodeProperties[] = [
 	{
-		...requiredArticleFields[0],
+		...reference,
 		description: 'Reference to look for; an article is created with it when none has it',
 	},
-	...requiredArticleFields.slice(1),
-	additionalFields(optionalArticleFields),
+	...fields,
 	optionsCollection([
 		{
 			displayName: 'Update If Found',
@@ -36,11 +35,6 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['article'], operation: ['findOrCreate'] } },
-	properties,
-);
-
 /** Fields of `wanted` whose value differs from `current` (categorie_id compares with categorie.id). */
 function changedFields(current: IDataObject, wanted: IDataObject): IDataObject {
 	const changes: IDataObject = {};
@@ -53,28 +47,23 @@ function changedFields(current: IDataObject, wanted: IDataObject): IDataObject {
 }
 
 export function prepare(this: IExecuteFunctions, itemIndex: number, erp: ItemErp): Prepared {
-	const body = readNewArticle.call(this, itemIndex);
+	const body = create.read(this, itemIndex);
 	const { updateIfFound = false } = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const update = toBoolean(
 		source(this, labelOf(properties, 'updateIfFound'), itemIndex),
 		updateIfFound,
 	);
+	const find = async () => await findArticleByReference(erp, body.reference as string);
 	return async () =>
-		await findOrCreate(
-			erp,
-			async () => await findArticleByReference(erp, body.reference as string),
-			'/articles',
-			body,
-			async (found) => {
-				const changes = update ? changedFields(found, body) : {};
-				if (Object.keys(changes).length === 0) return { ...found, _action: 'found' };
-				const updated = await erp.request({
-					method: 'PATCH',
-					path: `/articles/${String(found.id)}`,
-					body: changes,
-					resource: `Article ${String(found.id)}`,
-				});
-				return { ...updated, _action: 'updated' };
-			},
-		);
+		await findOrCreate(erp, find, '/articles', body, async (found) => {
+			const changes = update ? changedFields(found, body) : {};
+			if (Object.keys(changes).length === 0) return { ...found, _action: 'found' };
+			const updated = await erp.request({
+				method: 'PATCH',
+				path: `/articles/${String(found.id)}`,
+				body: changes,
+				resource: `Article ${String(found.id)}`,
+			});
+			return { ...updated, _action: 'updated' };
+		});
 }

@@ -44,9 +44,3 @@ export const clientFieldSpecs = fieldSpecs(Object.values(clientFields), {
 	telephone: { kind: 'optionalText', max: 'phone' },
 	adresse: { kind: 'optionalText', max: 'address' },
 });
-
-/** Optional fields at creation. */
-export const optionalClientFields: INodeProperties[] = [
-	clientFields.adresse,
-	clientFields.telephone,
-];

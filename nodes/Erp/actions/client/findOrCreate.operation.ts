@@ -1,25 +1,27 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { additionalFields } from '../common.descriptions';
 import type { ItemErp, Prepared } from '../erp';
-import { findClientByEmail, findOrCreate } from '../lookups';
-import { readNewClient } from './create.operation';
-import { clientFields, optionalClientFields } from './fields';
+import { findOrCreate } from '../records';
+import * as create from './create.operation';
+import { clientFields } from './fields';
 
-const properties: INodeProperties[] = [
+const [nom, email] = create.properties;
+
+export const properties: INodeProperties[] = [
 	{
-		...clientFields.email,
-		required: true,
+		...email,
 		description:
 			'Email to look for (case-insensitive); a client is created with it when none has it',
 	},
 	{
-		...clientFields.nom,
-		required: true,
+		...nom,
 		description: 'Name of the client, used only when the client is created (API field nom)',
 	},
-	additionalFields(optionalClientFields, 'Used only when the client is created'),
+	additionalFields(
+		[clientFields.adresse, clientFields.telephone],
+		'Used only when the client is created',
+	),
 	{
 		displayName:
 			'The output is the client plus "_action": "found" or "created", which tells what happened',
@@ -29,18 +31,15 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['client'], operation: ['findOrCreate'] } },
-	properties,
-);
-
 export function prepare(this: IExecuteFunctions, itemIndex: number, erp: ItemErp): Prepared {
-	const body = readNewClient.call(this, itemIndex);
-	return async () =>
-		await findOrCreate(
-			erp,
-			async () => await findClientByEmail(erp, body.email as string),
+	const body = create.read(this, itemIndex);
+	// The client whose email is the one given, compared without case.
+	const email = String(body.email).toLowerCase();
+	const find = async () =>
+		await erp.find(
 			'/clients',
-			body,
+			{ q: body.email },
+			(c) => String(c.email ?? '').toLowerCase() === email,
 		);
+	return async () => await findOrCreate(erp, find, '/clients', body);
 }

@@ -1,29 +1,14 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import { listOperation } from '../lists';
 
-import { listProperties } from '../common.descriptions';
-import type { ItemErp, Prepared } from '../erp';
-import { fieldSpecs } from '../fields';
-import { prepareGetMany, readFilters } from '../lists';
-
-const properties = listProperties([
-	{
-		displayName: 'Search Text',
-		name: 'q',
-		type: 'string',
-		default: '',
-		description: 'Text found in the name or the email (API filter q)',
-	},
-]);
-
-export const description = updateDisplayOptions(
-	{ show: { resource: ['client'], operation: ['getAll'] } },
-	properties,
-);
-
-const filterSpecs = fieldSpecs(properties, { q: { kind: 'text', max: 'filter' } });
-
-export function prepare(this: IExecuteFunctions, itemIndex: number, erp: ItemErp): Prepared {
-	const filters = readFilters(this, itemIndex, filterSpecs);
-	return prepareGetMany(this, itemIndex, erp, '/clients', filters);
-}
+export const { properties, prepare } = listOperation('/clients', {
+	filters: [
+		{
+			displayName: 'Search Text',
+			name: 'q',
+			type: 'string',
+			default: '',
+			description: 'Text found in the name or the email (API filter q)',
+		},
+	],
+	checks: { q: { kind: 'text', max: 'filter' } },
+});

@@ -1,39 +1,10 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
-
-import { clientLocator, updateFields } from '../common.descriptions';
-import type { ItemErp, Prepared } from '../erp';
-import { checkFields, requireSomeFields } from '../fields';
-import { getLocatorId } from '../locators';
+import { clientLocator } from '../common.descriptions';
+import { updateOperation } from '../records';
 import { clientFields, clientFieldSpecs } from './fields';
 
-const fieldsToUpdate = updateFields([
-	clientFields.adresse,
-	clientFields.email,
-	clientFields.nom,
-	clientFields.telephone,
-]);
-
-const properties: INodeProperties[] = [clientLocator, fieldsToUpdate];
-
-export const description = updateDisplayOptions(
-	{ show: { resource: ['client'], operation: ['update'] } },
-	properties,
+export const { properties, prepare } = updateOperation(
+	'client',
+	clientLocator,
+	[clientFields.adresse, clientFields.email, clientFields.nom, clientFields.telephone],
+	clientFieldSpecs,
 );
-
-export function prepare(this: IExecuteFunctions, itemIndex: number, erp: ItemErp): Prepared {
-	const id = getLocatorId(this, itemIndex, clientLocator, 'client');
-	const body = checkFields(
-		this,
-		itemIndex,
-		clientFieldSpecs,
-		requireSomeFields(this, itemIndex, fieldsToUpdate),
-	);
-	return async () =>
-		await erp.request({
-			method: 'PATCH',
-			path: `/clients/${id}`,
-			body,
-			resource: `Client ${id}`,
-		});
-}

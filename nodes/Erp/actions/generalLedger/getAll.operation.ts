@@ -1,32 +1,17 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import { listOperation } from '../lists';
 
-import { dateRangeFilters, listProperties } from '../common.descriptions';
-import type { ItemErp, Prepared } from '../erp';
-import { fieldSpecs } from '../fields';
-import { prepareGetMany, readDatedFilters } from '../lists';
-
-const properties = listProperties([
-	{
-		displayName: 'Account',
-		name: 'compte',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. 411',
-		description:
-			'Only the entries of this account number, e.g. 411 clients, 512 bank, 706 sales, 44571 VAT (API filter compte)',
-	},
-	...dateRangeFilters,
-]);
-
-export const description = updateDisplayOptions(
-	{ show: { resource: ['generalLedger'], operation: ['getAll'] } },
-	properties,
-);
-
-const filterSpecs = fieldSpecs(properties, { compte: { kind: 'text', max: 'filter' } });
-
-export function prepare(this: IExecuteFunctions, itemIndex: number, erp: ItemErp): Prepared {
-	const filters = readDatedFilters(this, itemIndex, filterSpecs);
-	return prepareGetMany(this, itemIndex, erp, '/comptabilite/grand-livre', filters);
-}
+export const { properties, prepare } = listOperation('/comptabilite/grand-livre', {
+	filters: [
+		{
+			displayName: 'Account',
+			name: 'compte',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. 411',
+			description:
+				'Only the entries of this account number, e.g. 411 clients, 512 bank, 706 sales, 44571 VAT (API filter compte)',
+		},
+	],
+	checks: { compte: { kind: 'text', max: 'filter' } },
+	dated: true,
+});

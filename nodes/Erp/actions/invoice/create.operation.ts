@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { jsonParse, updateDisplayOptions } from 'n8n-workflow';
+import { jsonParse } from 'n8n-workflow';
 
 import type { ValueSource } from '../../../shared/validation';
 import {
@@ -24,7 +24,7 @@ import { issueOnce } from './oncePerReference';
 const JSON_LINES_NOTICE =
 	'One object per line, e.g. [{"reference": "MUG-BLUE", "quantity": 2}]. Use "reference" (the article reference) or "article_id" (art_…), and "quantity" (or "quantite"); "unit_price" (or "prix_ht", cents) is optional, the article\'s price otherwise. Shop line items carrying a SKU: {{ $json.line_items.map(i => ({ reference: i.sku, quantity: i.quantity })) }} when the SKUs are your article references, otherwise map them through a SKU table as the order-to-invoice example does.';
 
-const properties: INodeProperties[] = [
+export const properties: INodeProperties[] = [
 	clientLocator,
 	{
 		displayName: 'Lines Source',
@@ -124,11 +124,6 @@ const properties: INodeProperties[] = [
 	]),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['invoice'], operation: ['create'] } },
-	properties,
-);
-
 /** The values of "Lines Source". */
 const LINES_SOURCES = ['define', 'json'] as const;
 
@@ -142,18 +137,17 @@ interface Line {
 function readDefinedLines(ctx: IExecuteFunctions, itemIndex: number): Line[] {
 	const rows = ctx.getNodeParameter('lines.line', itemIndex, []) as IDataObject[];
 	return rows.map((row, k) => {
-		const label = (field: string) => `Lines › Line ${k + 1} › ${field}`;
-		const line: Line = {
-			label: label('Article'),
-			locator: readLocator(source(ctx, label('Article'), itemIndex), row.articleId, 'article'),
-			quantite: toInteger(source(ctx, label('Quantity'), itemIndex), row.quantite, { min: 1 }),
+		const at = (field: string) => source(ctx, `Lines › Line ${k + 1} › ${field}`, itemIndex);
+		const article = at('Article');
+		const price = isBlank(row.prix_ht)
+			? {}
+			: { prix_ht: toInteger(at('Unit Price (Cents)'), row.prix_ht, { min: 0 }) };
+		return {
+			label: article.label,
+			locator: readLocator(article, row.articleId, 'article'),
+			quantite: toInteger(at('Quantity'), row.quantite, { min: 1 }),
+			...price,
 		};
-		if (!isBlank(row.prix_ht)) {
-			line.prix_ht = toInteger(source(ctx, label('Unit Price (Cents)'), itemIndex), row.prix_ht, {
-				min: 0,
-			});
-		}
-		return line;
 	});
 }
 
@@ -171,25 +165,20 @@ function either(line: IDataObject, a: string, b: string, at: (key: string) => Va
 
 function readJsonLines(ctx: IExecuteFunctions, itemIndex: number): Line[] {
 	const all = source(ctx, 'Lines (JSON)', itemIndex);
+	const fail = (src: ValueSource, problem: string) => invalid(src, problem, JSON_LINES_NOTICE);
 	let value: unknown = ctx.getNodeParameter('linesJson', itemIndex);
 	if (typeof value === 'string') {
 		try {
 			value = jsonParse(value);
 		} catch {
-			throw invalid(all, 'not valid JSON', JSON_LINES_NOTICE);
+			throw fail(all, 'not valid JSON');
 		}
 	}
-	if (!Array.isArray(value)) {
-		throw invalid(all, 'expected an array of lines', JSON_LINES_NOTICE);
-	}
+	if (!Array.isArray(value)) throw fail(all, 'expected an array of lines');
 	return value.map((raw: unknown, k) => {
 		const at = (field: string) => source(ctx, `Lines (JSON)[${k}].${field}`, itemIndex);
 		if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-			throw invalid(
-				source(ctx, `Lines (JSON)[${k}]`, itemIndex),
-				'a line must be an object',
-				JSON_LINES_NOTICE,
-			);
+			throw fail(source(ctx, `Lines (JSON)[${k}]`, itemIndex), 'a line must be an object');
 		}
 		const line = raw as IDataObject;
 		let locator: Locator;
@@ -200,11 +189,7 @@ function readJsonLines(ctx: IExecuteFunctions, itemIndex: number): Line[] {
 		} else if (!isBlank(line.reference)) {
 			locator = { reference: toText(at('reference'), line.reference, 'articleReference') };
 		} else {
-			throw invalid(
-				at('article_id'),
-				'each line needs "article_id" or "reference"',
-				JSON_LINES_NOTICE,
-			);
+			throw fail(at('article_id'), 'each line needs "article_id" or "reference"');
 		}
 		const quantity = either(line, 'quantite', 'quantity', at);
 		const result: Line = {
@@ -238,12 +223,8 @@ export function prepare(this: IExecuteFunctions, itemIndex: number, erp: ItemErp
 			'an invoice needs at least one line',
 		);
 	}
-	const extra = checkFields(
-		this,
-		itemIndex,
-		extraSpecs,
-		this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject,
-	);
+	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	const extra = checkFields(this, itemIndex, extraSpecs, additional);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const checkExisting =
 		options.checkExisting === undefined ||

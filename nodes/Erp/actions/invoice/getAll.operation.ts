@@ -1,12 +1,9 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
-import { clientLocator, INVOICE_STATUSES, listProperties } from '../common.descriptions';
-import type { ItemErp, Prepared } from '../erp';
-import { fieldSpecs } from '../fields';
-import { prepareGetMany, readFilters } from '../lists';
+import { clientLocator, INVOICE_STATUSES } from '../common.descriptions';
+import { listOperation } from '../lists';
 
-const properties = listProperties([
+const filters: INodeProperties[] = [
 	{
 		...clientLocator,
 		required: false,
@@ -24,19 +21,12 @@ const properties = listProperties([
 			{ name: 'Partially Paid (Partiellement_payee)', value: 'partiellement_payee' },
 		],
 	},
-]);
+];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['invoice'], operation: ['getAll'] } },
-	properties,
-);
-
-const filterSpecs = fieldSpecs(properties, {
-	clientId: { api: 'client_id', kind: 'locator', idKind: 'client' },
-	statut: { kind: 'enum', values: INVOICE_STATUSES },
+export const { properties, prepare } = listOperation('/factures', {
+	filters,
+	checks: {
+		clientId: { api: 'client_id', kind: 'locator', idKind: 'client' },
+		statut: { kind: 'enum', values: INVOICE_STATUSES },
+	},
 });
-
-export function prepare(this: IExecuteFunctions, itemIndex: number, erp: ItemErp): Prepared {
-	const filters = readFilters(this, itemIndex, filterSpecs);
-	return prepareGetMany(this, itemIndex, erp, '/factures', filters);
-}

@@ -5,7 +5,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { ItemErp } from '../erp';
 import type { Difference, Lookup } from '../writeOnce';
-import { conflictError, findWritten, oneAtATime } from '../writeOnce';
+import { findWritten, oneAtATime } from '../writeOnce';
 
 /** The option's label, as the messages name it. */
 export const CHECK_OPTION = 'Options › Check for an Existing Invoice';
@@ -40,13 +40,12 @@ function quantities(lines: ComparedLine[]): Map<string, number> {
  * article, a unit price the order gives, the date the order gives. A price or a date the order
  * leaves to the ERP is not compared.
  */
-export function invoiceDifferences(found: IDataObject, wanted: IDataObject): Difference[] {
+function invoiceDifferences(found: IDataObject, wanted: IDataObject): Difference[] {
 	const differences: Difference[] = [];
-	if (String(found.client_id) !== String(wanted.client_id)) {
-		differences.push({
-			field: 'client_id',
-			message: `client ${String(found.client_id)} on the invoice, ${String(wanted.client_id)} here`,
-		});
+	const differ = (field: string, message: string) => differences.push({ field, message });
+	const [client, date] = [String(found.client_id), String(found.date)];
+	if (client !== String(wanted.client_id)) {
+		differ('client_id', `client ${client} on the invoice, ${String(wanted.client_id)} here`);
 	}
 	const foundLines = linesOf(found);
 	const name = (articleId: string) => {
@@ -59,28 +58,20 @@ export function invoiceDifferences(found: IDataObject, wanted: IDataObject): Dif
 	const asked = quantities(linesOf(wanted));
 	for (const articleId of new Set([...had.keys(), ...asked.keys()])) {
 		const [a, b] = [had.get(articleId) ?? 0, asked.get(articleId) ?? 0];
-		if (a !== b) {
-			differences.push({
-				field: 'lignes',
-				message: `quantity of ${name(articleId)}: ${a} on the invoice, ${b} here`,
-			});
+		if (a !== b) differ('lignes', `quantity of ${name(articleId)}: ${a} on the invoice, ${b} here`);
+	}
+	for (const { article_id: id, prix_ht: price } of linesOf(wanted)) {
+		if (price === undefined || !had.has(id)) continue;
+		const prices = foundLines.filter((l) => l.article_id === id).map((l) => l.prix_ht);
+		if (!prices.includes(price)) {
+			differ(
+				'lignes',
+				`unit price of ${name(id)}: ${prices.join(', ')} on the invoice, ${price} here`,
+			);
 		}
 	}
-	for (const line of linesOf(wanted)) {
-		if (line.prix_ht === undefined || !had.has(line.article_id)) continue;
-		const prices = foundLines.filter((l) => l.article_id === line.article_id).map((l) => l.prix_ht);
-		if (!prices.includes(line.prix_ht)) {
-			differences.push({
-				field: 'lignes',
-				message: `unit price of ${name(line.article_id)}: ${prices.join(', ')} on the invoice, ${line.prix_ht} here`,
-			});
-		}
-	}
-	if (wanted.date !== undefined && String(found.date) !== String(wanted.date)) {
-		differences.push({
-			field: 'date',
-			message: `date ${String(found.date)} on the invoice, ${String(wanted.date)} here`,
-		});
+	if (wanted.date !== undefined && date !== String(wanted.date)) {
+		differ('date', `date ${date} on the invoice, ${String(wanted.date)} here`);
 	}
 	return differences;
 }
@@ -95,6 +86,7 @@ export async function issueOnce(
 	body: IDataObject,
 ): Promise<IDataObject> {
 	const reference = String(body.reference_externe);
+	const named = (found: IDataObject) => `${String(found.numero)} (${String(found.id)})`;
 	const lookup: Lookup = {
 		path: '/factures',
 		qs: { reference_externe: reference },
@@ -104,33 +96,24 @@ export async function issueOnce(
 		twice: 'a second invoice for the same order',
 		option: CHECK_OPTION,
 		nothing: 'Nothing was issued.',
+		differences: (found) => invoiceDifferences(found, body),
+		conflict: (found) => ({
+			found: `Invoice ${named(found)} already has External Reference "${reference}", for another order`,
+			description: `An External Reference names one order, and this one changed since its invoice was issued (or the reference was used for another order). Correct invoice ${named(found)} in the ERP, or give this order its own reference. To issue a second invoice anyway, turn off ${CHECK_OPTION}.`,
+			record: {
+				field: 'reference_externe',
+				message: `Already used by invoice ${named(found)}`,
+				id: found.id,
+				numero: found.numero,
+			},
+		}),
 	};
 	// Run again (n8n's Retry On Fail, retries.ts), this write looks first: safe to run again.
 	erp.looksFirst();
 	return await oneAtATime(ctx, erp, `invoice\n${reference}`, async () => {
 		const found = await findWritten(ctx, erp, lookup);
-		if (!found) {
-			const created = await erp.request({ method: 'POST', path: '/factures', body });
-			return { ...created, already_issued: false };
-		}
-		const differences = invoiceDifferences(found, body);
-		if (differences.length === 0) return { ...found, already_issued: true };
-		const named = `${String(found.numero)} (${String(found.id)})`;
-		throw conflictError(
-			ctx,
-			erp,
-			lookup,
-			{
-				found: `Invoice ${named} already has External Reference "${reference}", for another order`,
-				description: `An External Reference names one order, and this one changed since its invoice was issued (or the reference was used for another order). Correct invoice ${named} in the ERP, or give this order its own reference. To issue a second invoice anyway, turn off ${CHECK_OPTION}.`,
-				record: {
-					field: 'reference_externe',
-					message: `Already used by invoice ${named}`,
-					id: found.id,
-					numero: found.numero,
-				},
-			},
-			differences,
-		);
+		if (found) return { ...found, already_issued: true };
+		const created = await erp.request({ method: 'POST', path: '/factures', body });
+		return { ...created, already_issued: false };
 	});
 }

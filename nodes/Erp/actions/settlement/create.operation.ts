@@ -1,5 +1,4 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import {
 	additionalFields,
@@ -14,7 +13,7 @@ import { checkFields, fieldSpecs, source } from '../fields';
 import { getLocatorId } from '../locators';
 import { recordOnce, WHEN_PAID } from './oncePerReference';
 
-const properties: INodeProperties[] = [
+export const properties: INodeProperties[] = [
 	invoiceLocator,
 	{
 		displayName: 'Amount (Cents)',
@@ -88,11 +87,6 @@ const properties: INodeProperties[] = [
 		},
 	]),
 ];
-
-export const description = updateDisplayOptions(
-	{ show: { resource: ['settlement'], operation: ['create'] } },
-	properties,
-);
 
 const bodySpecs = fieldSpecs(properties, {
 	montant: { kind: 'integer', min: 1 },

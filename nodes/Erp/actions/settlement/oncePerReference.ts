@@ -5,22 +5,15 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { ItemErp } from '../erp';
-import type { Difference, Lookup } from '../writeOnce';
-import { codedError, conflictError, findWritten, oneAtATime, WRITE_ONCE_CODES } from '../writeOnce';
+import type { Difference } from '../writeOnce';
+import { codedError, findWritten, oneAtATime } from '../writeOnce';
 
 /** The options' labels, as the messages name them. */
 export const CHECK_OPTION = 'Options › Check for an Existing Settlement';
-export const PAID_OPTION = 'Options › If the Invoice Is Paid in Full';
+const PAID_OPTION = 'Options › If the Invoice Is Paid in Full';
 
 /** The values of "If the Invoice Is Paid in Full". */
 export const WHEN_PAID = ['error', 'skip'] as const;
-
-export interface SettlementChecks {
-	/** Look for a settlement with the same Reference on the invoice first. */
-	checkExisting: boolean;
-	/** An invoice with nothing left to pay: stop with an error, or skip the item. */
-	whenPaid: (typeof WHEN_PAID)[number];
-}
 
 /** What differs between the settlement found and the one asked for (amount, method, a given date). */
 function settlementDifferences(found: IDataObject, wanted: IDataObject): Difference[] {
@@ -39,29 +32,22 @@ function settlementDifferences(found: IDataObject, wanted: IDataObject): Differe
 	return differences;
 }
 
-/** Whether the invoice has nothing left to pay. */
-function paidInFull(invoice: IDataObject): boolean {
-	return invoice.statut === 'payee' || invoice.reste_a_payer === 0;
-}
-
-/** Whether a settlement may already be recorded on the invoice (unknown: yes). */
-function mayHaveSettlements(invoice: IDataObject): boolean {
-	return !(invoice.montant_regle === 0 && invoice.statut === 'emise');
-}
-
 /** Records the settlement `body` (with `facture_id`) unless the checks find it done already. */
 export async function recordOnce(
 	ctx: IExecuteFunctions,
 	erp: ItemErp,
 	body: IDataObject,
-	checks: SettlementChecks,
+	// Look for a settlement with the same Reference on the invoice first; an invoice with nothing
+	// left to pay: stop with an error, or skip the item.
+	checks: { checkExisting: boolean; whenPaid: (typeof WHEN_PAID)[number] },
 ): Promise<IDataObject> {
 	const factureId = String(body.facture_id);
 	const { itemIndex } = erp;
 	const reference = body.reference === undefined ? undefined : String(body.reference);
 	// Run again (n8n's Retry On Fail, retries.ts), this write looks first once the invoice has a
 	// settlement, as it has after a write that went through: safe to run again.
-	if (checks.checkExisting && reference !== undefined) erp.looksFirst();
+	const checkFirst = checks.checkExisting && reference !== undefined;
+	if (checkFirst) erp.looksFirst();
 	return await oneAtATime(ctx, erp, `settlement\n${factureId}`, async () => {
 		const invoice = await erp.request({
 			method: 'GET',
@@ -69,8 +55,10 @@ export async function recordOnce(
 			resource: `Invoice ${factureId}`,
 		});
 		const named = `${String(invoice.numero ?? factureId)} (${factureId})`;
-		if (checks.checkExisting && reference !== undefined && mayHaveSettlements(invoice)) {
-			const lookup: Lookup = {
+		// Nothing to look for on an invoice that never had a settlement (unknown: look).
+		const unsettled = invoice.montant_regle === 0 && invoice.statut === 'emise';
+		if (checkFirst && !unsettled) {
+			const found = await findWritten(ctx, erp, {
 				path: '/reglements',
 				qs: { facture_id: factureId, reference },
 				matches: (r) => String(r.facture_id) === factureId && r.reference === reference,
@@ -79,30 +67,22 @@ export async function recordOnce(
 				twice: 'a second settlement of the same payment',
 				option: CHECK_OPTION,
 				nothing: 'Nothing was recorded.',
-			};
-			const found = await findWritten(ctx, erp, lookup);
-			if (found) {
-				const differences = settlementDifferences(found, body);
-				if (differences.length === 0) return { ...found, already_recorded: true };
-				throw conflictError(
-					ctx,
-					erp,
-					lookup,
-					{
-						found: `Settlement ${String(found.id)} with Reference "${reference}" is already recorded on invoice ${named}, for another payment`,
-						description: `A Reference names one payment. Check the settlements of invoice ${named} in the ERP, or give this payment its own reference. To record it anyway, turn off ${CHECK_OPTION}.`,
-						record: {
-							field: 'reference',
-							message: `Already recorded as settlement ${String(found.id)} on invoice ${named}`,
-							id: found.id,
-							facture_id: factureId,
-						},
+				differences: (settlement) => settlementDifferences(settlement, body),
+				conflict: (settlement) => ({
+					found: `Settlement ${String(settlement.id)} with Reference "${reference}" is already recorded on invoice ${named}, for another payment`,
+					description: `A Reference names one payment. Check the settlements of invoice ${named} in the ERP, or give this payment its own reference. To record it anyway, turn off ${CHECK_OPTION}.`,
+					record: {
+						field: 'reference',
+						message: `Already recorded as settlement ${String(settlement.id)} on invoice ${named}`,
+						id: settlement.id,
+						facture_id: factureId,
 					},
-					differences,
-				);
-			}
+				}),
+			});
+			if (found) return { ...found, already_recorded: true };
 		}
-		if (paidInFull(invoice)) {
+		const paidInFull = invoice.statut === 'payee' || invoice.reste_a_payer === 0;
+		if (paidInFull) {
 			if (checks.whenPaid === 'skip') {
 				return {
 					skipped: true,
@@ -117,15 +97,13 @@ export async function recordOnce(
 			throw codedError(
 				ctx,
 				itemIndex,
-				WRITE_ONCE_CODES.paid,
+				'invoice_already_paid',
 				`Invoice ${named} is already paid in full: nothing was recorded`,
 				`The invoice has nothing left to pay, so this payment would be money recorded twice. To let such items go on without an error (marked "skipped"), set ${PAID_OPTION} to Skip the Item.`,
 				[{ field: 'facture_id', message: `Invoice ${named} has nothing left to pay` }],
 			);
 		}
 		const created = await erp.request({ method: 'POST', path: '/reglements', body });
-		return reference !== undefined && checks.checkExisting
-			? { ...created, already_recorded: false }
-			: created;
+		return checkFirst ? { ...created, already_recorded: false } : created;
 	});
 }

@@ -1,30 +1,14 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import { articleLocator } from '../common.descriptions';
+import { listOperation } from '../lists';
 
-import { articleLocator, dateRangeFilters, listProperties } from '../common.descriptions';
-import type { ItemErp, Prepared } from '../erp';
-import { fieldSpecs } from '../fields';
-import { prepareGetMany, readDatedFilters } from '../lists';
-
-const properties = listProperties([
-	{
-		...articleLocator,
-		required: false,
-		description: 'Only the movements of this article (API filter article_id)',
-	},
-	...dateRangeFilters,
-]);
-
-export const description = updateDisplayOptions(
-	{ show: { resource: ['stockMovement'], operation: ['getAll'] } },
-	properties,
-);
-
-const filterSpecs = fieldSpecs(properties, {
-	articleId: { api: 'article_id', kind: 'locator', idKind: 'article' },
+export const { properties, prepare } = listOperation('/stock/mouvements', {
+	filters: [
+		{
+			...articleLocator,
+			required: false,
+			description: 'Only the movements of this article (API filter article_id)',
+		},
+	],
+	checks: { articleId: { api: 'article_id', kind: 'locator', idKind: 'article' } },
+	dated: true,
 });
-
-export function prepare(this: IExecuteFunctions, itemIndex: number, erp: ItemErp): Prepared {
-	const filters = readDatedFilters(this, itemIndex, filterSpecs);
-	return prepareGetMany(this, itemIndex, erp, '/stock/mouvements', filters);
-}

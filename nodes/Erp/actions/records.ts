@@ -1,0 +1,115 @@
+// The operations on one record that articles, clients and invoices share: Create, Get, Update and
+// Find or Create, each built from the resource's path, locator and fields.
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import type { IdKind } from '../../shared/validation';
+import { invalid } from '../../shared/validation';
+import { additionalFields, collection } from './common.descriptions';
+import type { ItemErp, ItemRequest, Prepared } from './erp';
+import type { FieldSpec } from './fields';
+import { checkFields, source } from './fields';
+import { getLocator, resolveArticleIds } from './locators';
+
+const RECORDS = {
+	article: ['/articles', 'Article'],
+	client: ['/clients', 'Client'],
+	invoice: ['/factures', 'Invoice'],
+} as const;
+
+/**
+ * The GET request of the record the item's `locator` parameter names (checked now; an article
+ * reference is looked up when the step runs); `resource` names it in a "not found" error.
+ */
+function locate(ctx: IExecuteFunctions, itemIndex: number, locator: INodeProperties, kind: IdKind) {
+	const given = getLocator(ctx, itemIndex, locator, kind);
+	const [path, name] = RECORDS[kind];
+	return async (erp: ItemErp): Promise<ItemRequest> => {
+		const label = locator.displayName;
+		const [id] = await resolveArticleIds(ctx, erp, [{ locator: given, label }]);
+		return { method: 'GET', path: `${path}/${id}`, resource: `${name} ${id}` };
+	};
+}
+
+/** Get: the record the locator names. */
+export function getOperation(kind: IdKind, locator: INodeProperties) {
+	return {
+		properties: [locator],
+		prepare(this: IExecuteFunctions, itemIndex: number, erp: ItemErp): Prepared {
+			const request = locate(this, itemIndex, locator, kind);
+			return async () => await erp.request(await request(erp));
+		},
+	};
+}
+
+/** Update: the record the locator names, with the "Update Fields" given (at least one). */
+export function updateOperation(
+	kind: IdKind,
+	locator: INodeProperties,
+	fields: INodeProperties[],
+	specs: Record<string, FieldSpec>,
+) {
+	const fieldsToUpdate = collection(['Update Fields', 'updateFields', 'Add Field'], fields);
+	return {
+		properties: [locator, fieldsToUpdate],
+		prepare(this: IExecuteFunctions, itemIndex: number, erp: ItemErp): Prepared {
+			const request = locate(this, itemIndex, locator, kind);
+			const given = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
+			if (Object.keys(given).length === 0) {
+				const src = source(this, fieldsToUpdate.displayName, itemIndex);
+				throw invalid(
+					src,
+					'add at least one field to change',
+					'An update with no field would change nothing.',
+				);
+			}
+			const body = checkFields(this, itemIndex, specs, given);
+			return async () => await erp.request({ ...(await request(erp)), method: 'PATCH', body });
+		},
+	};
+}
+
+/**
+ * Create: a record of the `required` fields (required parameters) and the `optional` ones
+ * ("Additional Fields"); `read` gives the checked body, for Find or Create too.
+ */
+export function createOperation(
+	path: string,
+	required: INodeProperties[],
+	optional: INodeProperties[],
+	specs: Record<string, FieldSpec>,
+) {
+	function read(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
+		const values: IDataObject = {};
+		for (const { name } of required) values[name] = ctx.getNodeParameter(name, itemIndex);
+		Object.assign(values, ctx.getNodeParameter('additionalFields', itemIndex, {}));
+		return checkFields(ctx, itemIndex, specs, values);
+	}
+	return {
+		properties: [
+			...required.map((field) => ({ ...field, required: true })),
+			additionalFields(optional),
+		],
+		read,
+		prepare(this: IExecuteFunctions, itemIndex: number, erp: ItemErp): Prepared {
+			const body = read(this, itemIndex);
+			return async () => await erp.request({ method: 'POST', path, body });
+		},
+	};
+}
+
+/**
+ * Find or create: the record `find` returns, marked `_action: 'found'` (or what `whenFound` makes
+ * of it), else the one POSTed to `path` with `body`, marked `_action: 'created'`.
+ */
+export async function findOrCreate(
+	erp: ItemErp,
+	find: () => Promise<IDataObject | undefined>,
+	path: string,
+	body: IDataObject,
+	whenFound?: (found: IDataObject) => Promise<IDataObject>,
+): Promise<IDataObject> {
+	const found = await find();
+	if (found) return whenFound ? await whenFound(found) : { ...found, _action: 'found' };
+	const created = await erp.request({ method: 'POST', path, body });
+	return { ...created, _action: 'created' };
+}
