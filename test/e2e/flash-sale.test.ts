@@ -22,26 +22,27 @@
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
 
-import type { RateLimitAlgorithm, RateLimitHeaderDialect } from '../../sandbox';
 import { N8N_VERSION } from '../../scripts/n8n-env';
 import { skipE2e } from '../../scripts/n8n-instance';
-import { controlAtOnce, prepareBurst, specLimiter } from '../../scripts/order-burst';
+import {
+	controlAtOnce,
+	FLASH_SALE_LIMITERS,
+	FLASH_SALE_ORDERS,
+	prepareBurst,
+	refusedShareTarget,
+	specLimiter,
+} from '../../scripts/order-burst';
 import { e2eLog, MINUTE } from './helpers';
 import { useOrderBurstRuns } from './order-burst';
 
 const SKIP = skipE2e();
 const log = e2eLog('flash-sale');
 
-const ORDERS = 30;
-const RUNS: Array<{
-	algorithm: RateLimitAlgorithm;
-	headers: RateLimitHeaderDialect;
-	maxRefusedShare: number;
-}> = [
-	{ algorithm: 'token-bucket', headers: 'bare', maxRefusedShare: 0.1 },
-	{ algorithm: 'sliding-window', headers: 'bare', maxRefusedShare: 0.1 },
-	{ algorithm: 'fixed-window', headers: 'ietf-fields', maxRefusedShare: 0.02 },
-];
+const ORDERS = FLASH_SALE_ORDERS;
+const RUNS = FLASH_SALE_LIMITERS.map((limiter) => ({
+	...limiter,
+	maxRefusedShare: refusedShareTarget(limiter.headers, 1),
+}));
 
 (SKIP ? describe.skip : describe)(
 	`real n8n ${N8N_VERSION}: the flash sale, ${ORDERS} concurrent orders, one key, 100 per minute`,

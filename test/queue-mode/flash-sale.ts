@@ -16,12 +16,14 @@
  */
 import assert from 'node:assert/strict';
 
-import type { RateLimitAlgorithm, RateLimitHeaderDialect } from '../../sandbox';
 import {
 	checkBurst,
 	controlAtOnce,
+	FLASH_SALE_LIMITERS,
+	FLASH_SALE_ORDERS,
 	postOrders,
 	prepareBurst,
+	refusedShareTarget,
 	sandboxStats,
 	specLimiter,
 } from '../../scripts/order-burst';
@@ -30,20 +32,11 @@ import { expectRuns } from '../e2e/count';
 import { ownOrderExample } from '../e2e/order-burst';
 import type { Scenario } from './shared-deployment';
 
-const ORDERS = 30;
+const ORDERS = FLASH_SALE_ORDERS;
 const MINUTE = 60_000;
 
-const RUNS: Array<{
-	algorithm: RateLimitAlgorithm;
-	headers: RateLimitHeaderDialect;
-	maxRefusedShare: number;
-}> = [
-	{ algorithm: 'token-bucket', headers: 'bare', maxRefusedShare: 0.15 },
-	{ algorithm: 'sliding-window', headers: 'bare', maxRefusedShare: 0.15 },
-	{ algorithm: 'fixed-window', headers: 'ietf-fields', maxRefusedShare: 0.02 },
-];
-
-export const flashSales: Scenario[] = RUNS.map(({ algorithm, headers, maxRefusedShare }, index) => {
+export const flashSales: Scenario[] = FLASH_SALE_LIMITERS.map(({ algorithm, headers }, index) => {
+	const maxRefusedShare = refusedShareTarget(headers, 2);
 	const name = `${algorithm} ${headers}`;
 	const id = `ErpQueueFlash${String(index).padStart(3, '0')}`;
 	let webhookPath = '';
