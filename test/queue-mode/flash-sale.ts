@@ -72,7 +72,7 @@ export const flashSales: Scenario[] = FLASH_SALE_LIMITERS.map(({ algorithm, head
 						executions.map((e) => e.id),
 					);
 					process.stdout.write(
-						`# ${name}: ${report.requests} requests, ${report.refused} answered 429 (${(report.refusedShare * 100).toFixed(1)} %), executions per worker ${JSON.stringify(perWorker)}\n`,
+						`# ${name}: ${report.requests} requests, ${report.refused} answered 429 (${(report.refusedShare * 100).toFixed(1)} %), executions per worker ${JSON.stringify(perWorker)}, resends of an order answered 503: ${answers.reduce((sum, a) => sum + a.resent, 0)}\n`,
 					);
 					assert.deepEqual(
 						answers.filter((a) => a.status !== 200),
