@@ -272,11 +272,12 @@ export function n8nEnvironment(config: N8nConfig): NodeJS.ProcessEnv {
 		N8N_RUNNERS_BROKER_PORT: String(config.brokerPort),
 		DB_TYPE: 'sqlite',
 		DB_SQLITE_POOL_SIZE: '2',
-		// n8n 2.x answers every request 503 "Database is not ready!" while a `SELECT 1` ping of its
-		// database waits longer than this (default 5 s). On the test machine, with a dozen n8n
-		// processes at once, SQLite's pings took longer during a flash sale's writes: 3 failed in a
-		// row, and 2 of 30 orders were still refused after 3 resends each (.ci/run, npm test).
-		DB_PING_TIMEOUT_MS: '60000',
+		// SQLite only (queue mode's PostgreSQL keeps n8n's default): n8n 2.x answers every request
+		// 503 "Database is not ready!" while a `SELECT 1` ping of its database waits longer than this
+		// (default 5 s). On the test machine, with a dozen n8n processes at once, SQLite's pings took
+		// longer during a flash sale's writes: 3 failed in a row, and 2 of 30 orders were still
+		// refused after 3 resends each (.ci/run, npm test).
+		...(config.extraEnv?.DB_TYPE === undefined ? { DB_PING_TIMEOUT_MS: '60000' } : {}),
 		GENERIC_TIMEZONE: 'UTC',
 		N8N_LOG_LEVEL: 'info',
 		N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '10',
