@@ -51,6 +51,14 @@ export interface NodeMemory {
 	restoredSecret?: string;
 	/** Why checkExists found the registration lost, for the `create` n8n runs right after it. */
 	lostAtCheck?: LostReason;
+	/**
+	 * n8n's checkExists, and the create that follows it, are under way (webhookLifecycle.ts): n8n
+	 * 2.41 runs them at an activation or start at the same time as `trigger()`, whose scheduled
+	 * check then waits for the next tick (triggerRun.ts), as checkExists waits for `checking`.
+	 */
+	registering: boolean;
+	/** The scheduled registration check under way (triggerRun.ts): while it runs. */
+	checking?: Promise<void>;
 	/** Credential reads shared by deliveries, by mode, type and credential (credentialRead.ts). */
 	credentialReads: Map<string, CredentialReads>;
 	/** The trigger running in this process (triggerRun.ts): while it runs. */
@@ -113,6 +121,7 @@ export class TriggerMemory {
 				savedSizes: new WeakMap(),
 				credentialReads: new Map(),
 				warned: new Set(),
+				registering: false,
 				polling: false,
 			};
 			this.nodes.set(key, memory);

@@ -44,11 +44,8 @@ function manualResponse(context: ITriggerFunctions, memory: NodeMemory): ITrigge
 	};
 }
 
-/**
- * One check, which never throws: a failure is reported and the next check tries again. Nothing to
- * check with manual registration, or before the first registration (n8n registers at activation).
- */
-export async function checkRegistration(context: ITriggerFunctions, memory: NodeMemory) {
+/** One check (below), which never throws: a failure is reported and the next check tries again. */
+async function check(context: ITriggerFunctions, memory: NodeMemory): Promise<void> {
 	try {
 		if (isManual(context)) return;
 		const url = context.getWorkflowStaticData('node')[STATIC_KEYS.url];
@@ -66,6 +63,25 @@ export async function checkRegistration(context: ITriggerFunctions, memory: Node
 			couldNot: 'could not check or restore its webhook registration',
 		});
 	}
+}
+
+/**
+ * The scheduled check: false, checking nothing, while n8n's checkExists and create run (memory.ts,
+ * `registering`). Nothing to check with manual registration, or before the first registration
+ * (n8n registers at activation).
+ */
+async function checkRegistration(
+	context: ITriggerFunctions,
+	memory: NodeMemory,
+): Promise<boolean> {
+	if (memory.registering) return false;
+	memory.checking = check(context, memory);
+	try {
+		await memory.checking;
+	} finally {
+		memory.checking = undefined;
+	}
+	return true;
 }
 
 /** The second of each minute this node's checks run at: spread over the minute by node id. */
@@ -99,20 +115,23 @@ export async function runTrigger(
 				'At the first activation, Catch Up Missed Events reads each list it watches to its end. Check that the ERP is reachable and that the credential may read those lists, or turn Catch Up Missed Events off (Options).',
 		});
 	}
-	// n8n runs checkExists (and create) at this activation or start, alongside this in 2.41:
-	// checking now too could register twice. So the first check is at the first tick, within a
-	// minute, then every `checkMinutes` (a tick each minute: cron has no "every N minutes" for any
-	// N), the catch-up right after it. A tick due while the last one's work still runs is skipped.
-	// The tick returns its work's promise (n8n does not wait for it; a test may).
+	// n8n runs checkExists (and create) at this activation or start, at the same time as this in
+	// 2.41. So the first check is at the first tick, within a minute, then every `checkMinutes` (a
+	// tick each minute: cron has no "every N minutes" for any N), the catch-up right after it; a
+	// check put off while n8n's create runs comes at the next tick. A tick due while the last one's
+	// work still runs is skipped. The tick returns its work's promise (n8n does not wait for it; a
+	// test may).
 	let ticks = 0;
+	let putOff = false;
 	let running: Promise<void> | undefined;
 	const work = async () => {
-		await checkRegistration(context, memory);
+		putOff = !(await checkRegistration(context, memory));
 		await catchUp(context, memory, emit);
 	};
 	const onTick = () => {
 		ticks += 1;
-		if ((ticks - 1) % checkMinutes !== 0 || running !== undefined) return undefined;
+		const due = putOff || (ticks - 1) % checkMinutes === 0;
+		if (!due || running !== undefined) return undefined;
 		running = work().finally(() => {
 			running = undefined;
 		});

@@ -174,19 +174,31 @@ export async function deleteOrphans(context: LifecycleContext, url: string): Pro
 	}
 }
 
-/** n8n's checkExists; why the registration was lost is kept for the `create` that follows. */
+/**
+ * n8n's checkExists; why the registration was lost is kept for the `create` that follows. A
+ * scheduled check under way finishes first, and none starts until that `create` is done (memory.ts,
+ * `registering`): both at once would each find the registration gone and register one.
+ */
 export async function checkExists(context: IHookFunctions, memory: NodeMemory): Promise<boolean> {
 	readOptions(context); // a bad option fails the activation, naming it
 	if (isManual(context)) return await checkManual(context, memory);
-	const url = context.getNodeWebhookUrl('default') as string;
-	const state = await inspectRegistration(context, url, selectedEvents(context));
-	if (state === 'ok') return true;
-	// Not for the editor's test URL (activation `manual`): n8n runs these methods for it with the
-	// production static data, whose registration is then only "another URL".
-	const forTestUrl = context.getActivationMode() === 'manual';
-	memory.lostAtCheck = state === 'none' || forTestUrl ? undefined : state;
-	await deleteOrphans(context, url);
-	return false;
+	await memory.checking;
+	memory.registering = true;
+	let createFollows = false;
+	try {
+		const url = context.getNodeWebhookUrl('default') as string;
+		const state = await inspectRegistration(context, url, selectedEvents(context));
+		if (state === 'ok') return true;
+		// Not for the editor's test URL (activation `manual`): n8n runs these methods for it with the
+		// production static data, whose registration is then only "another URL".
+		const forTestUrl = context.getActivationMode() === 'manual';
+		memory.lostAtCheck = state === 'none' || forTestUrl ? undefined : state;
+		await deleteOrphans(context, url);
+		createFollows = true;
+		return false;
+	} finally {
+		memory.registering = createFollows;
+	}
 }
 
 /** POST /webhooks and keep id, secret, URL and events (the only time the ERP returns the secret). */
@@ -232,13 +244,17 @@ export async function register(
 
 export async function create(context: IHookFunctions, memory: NodeMemory): Promise<boolean> {
 	if (isManual(context)) return true;
-	const url = context.getNodeWebhookUrl('default') as string;
-	const id = await register(context, url, selectedEvents(context));
-	// A registration this trigger held and lost (at a start, or republished): never silent.
-	const lost = memory.lostAtCheck;
-	memory.lostAtCheck = undefined;
-	if (lost !== undefined) reportRestore(context, memory, lost, id);
-	return true;
+	try {
+		const url = context.getNodeWebhookUrl('default') as string;
+		const id = await register(context, url, selectedEvents(context));
+		// A registration this trigger held and lost (at a start, or republished): never silent.
+		const lost = memory.lostAtCheck;
+		memory.lostAtCheck = undefined;
+		if (lost !== undefined) reportRestore(context, memory, lost, id);
+		return true;
+	} finally {
+		memory.registering = false;
+	}
 }
 
 export async function remove(context: IHookFunctions): Promise<boolean> {

@@ -242,6 +242,34 @@ describe('registration health while published', () => {
 		await hook.deactivate();
 	});
 
+	it.each([
+		['begun before the first tick', false],
+		['begun after the first tick', true],
+	])(
+		"n8n 2.41's start registers and runs trigger() at once, the webhook side %s: one registration made",
+		async (_, tickFirst) => {
+			const { hook, trigger } = await published(`hl-at-once-${String(tickFirst)}`, {
+				catchUp: false,
+			});
+			const oldId = hook.staticData.webhookId;
+			assert.equal((await api(sandbox, 'DELETE', `/webhooks/${String(oldId)}`)).status, 204);
+			const mark = await requestMark();
+			await trigger.restartAtOnce({ tickFirst });
+			const found = await registrationsAt(hook.webhookUrl);
+			assert.equal(found.length, 1, `one registration: ${JSON.stringify(found)}`);
+			assert.equal(hook.staticData.webhookId, found[0].id, 'saved with the start');
+			const asked = (await webhookRequests(mark)).map((r) => `${r.method} ${r.path}`);
+			assert.equal(asked.filter((r) => r.startsWith('POST')).length, 1, asked.join(', '));
+			await trigger.tick();
+			assert.deepEqual(
+				(await registrationsAt(hook.webhookUrl)).map((r) => r.id),
+				[found[0].id],
+				'the next check keeps it',
+			);
+			await hook.deactivate();
+		},
+	);
+
 	it("the editor's Listen for test event on a published trigger: the production registration is kept and no restore is reported", async () => {
 		const { hook, listener, trigger } = await published('hl-test-url');
 		const production = hook.staticData.webhookId;

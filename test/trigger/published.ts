@@ -4,10 +4,10 @@
  * ActiveWorkflowManager / WorkflowTriggerActivator, 2.41): in n8n-core's TriggerContext (mode
  * `trigger`), at activation (`activate`) and at every start (`init`), on one `Workflow` per n8n
  * process loaded from the saved static data; static data saved after the activation or start and
- * when the node emits, **not after a scheduled tick that emits nothing**. At a start, the webhook
- * side is activated first (checkExists, then create), as n8n 1.123 and 2.33 always do and 2.41
- * does for a webhook node that has a `trigger()`. `registerCron` is captured: each `tick()` is one
- * minute of the schedule, and resolves when the work the tick started is done.
+ * when the node emits, **not after a scheduled tick that emits nothing**. At a start (`restart`),
+ * the webhook side is activated first (checkExists, then create), as n8n 1.123 and 2.33 do; 2.41
+ * runs both at once on one Workflow (`restartAtOnce`). `registerCron` is captured: each `tick()`
+ * is one minute of the schedule, and resolves when the work the tick started is done.
  *
  * It shares workflow id, node (id and name) and saved static data with the harness's
  * `activateTrigger`, which plays the webhook side (activation, deliveries).
@@ -49,6 +49,12 @@ export interface PublishedTrigger {
 	 * static data, the webhook side activated (checkExists, create), then `trigger()` at `init`.
 	 */
 	restart(): Promise<void>;
+	/**
+	 * n8n 2.41's start (WorkflowTriggerActivator): a new process, then the webhook side (checkExists,
+	 * then create) and `trigger()` at once on one Workflow, saved after both. The first tick comes
+	 * while the webhook side runs: begun just before the tick, or (`tickFirst`) just after it.
+	 */
+	restartAtOnce(options: { tickFirst: boolean }): Promise<void>;
 	/** `minutes` minutes of the schedule, one tick each; resolves when their work is done. */
 	tick(minutes?: number): Promise<void>;
 	/** What the node logged, and the failed executions it saved. */
@@ -90,7 +96,11 @@ export async function publishTrigger(spec: {
 	};
 	const logger = (level: LogLine['level']) => (message: string) => logs.push({ level, message });
 
-	const start = async (activation: WorkflowActivateMode) => {
+	const tickAll = async () => {
+		await Promise.all(ticks.map(async (onTick) => await onTick(new Date())));
+	};
+
+	const start = async (activation: WorkflowActivateMode, atOnce?: { tickFirst: boolean }) => {
 		ticks = [];
 		workflow = triggerWorkflow(spec, nodeTypes, {
 			name: `Harness published trigger ${spec.workflowId}`,
@@ -127,7 +137,17 @@ export async function publishTrigger(spec: {
 				debug: logger('debug'),
 			},
 		});
-		(await nodeType.trigger!.call(context)) as ITriggerResponse;
+		if (atOnce === undefined) {
+			(await nodeType.trigger!.call(context)) as ITriggerResponse;
+		} else {
+			const webhookSide = async () =>
+				await createIfNotExists(workflow, additionalData, 'trigger', activation, spec.webhookUrl);
+			let hook = atOnce.tickFirst ? undefined : webhookSide();
+			await nodeType.trigger!.call(context);
+			const tick = tickAll();
+			hook ??= webhookSide();
+			await Promise.all([hook, tick]);
+		}
 		save();
 	};
 
@@ -143,10 +163,12 @@ export async function publishTrigger(spec: {
 			});
 			await start('init');
 		},
+		async restartAtOnce(options) {
+			triggerProcess.restart();
+			await start('init', options);
+		},
 		async tick(minutes = 1) {
-			for (let i = 0; i < minutes; i++) {
-				await Promise.all(ticks.map(async (onTick) => await onTick(new Date())));
-			}
+			for (let i = 0; i < minutes; i++) await tickAll();
 		},
 		logs,
 		failures,
@@ -173,29 +195,45 @@ export async function listenForTestEvent(spec: {
 	credentials: TestCredentials;
 }): Promise<string> {
 	const nodeTypes = new HarnessNodeTypes(triggerProcess.nodeTypes);
-	const nodeType = nodeTypes.getByNameAndVersion(ERP_TRIGGER_TYPE);
 	const workflow = triggerWorkflow(spec, nodeTypes, {
 		name: `Harness test run ${spec.workflowId}`,
 		credentials: { erpApi: credentialRef('erpApi') },
 		active: false,
 		staticData: deepCopy(loadStaticData(spec.workflowId)),
 	});
-	const node = workflow.getNode(NODE_NAME) as INode;
 	const additionalData = createAdditionalData({
 		credentials: spec.credentials,
 		workflowId: spec.workflowId,
 	});
+	return await createIfNotExists(workflow, additionalData, 'manual', 'manual');
+}
+
+/**
+ * n8n's createWebhookIfNotExists for the trigger node of `workflow`: checkExists, then create when
+ * it returned false, in a HookContext (`url`: the production URL the harness listens on). Returns
+ * the webhook URL.
+ */
+async function createIfNotExists(
+	workflow: Workflow,
+	additionalData: ReturnType<typeof createAdditionalData>,
+	mode: 'trigger' | 'manual',
+	activation: WorkflowActivateMode,
+	url?: string,
+): Promise<string> {
+	const nodeType = workflow.nodeTypes.getByNameAndVersion(ERP_TRIGGER_TYPE);
+	const node = workflow.getNode(NODE_NAME) as INode;
 	const webhookDescription = nodeType.description.webhooks![0];
-	const context = new HookContext(workflow, node, additionalData, 'manual', 'manual', {
+	const context = new HookContext(workflow, node, additionalData, mode, activation, {
 		httpMethod: webhookDescription.httpMethod as IHttpRequestMethods,
 		node: NODE_NAME,
 		path: String(webhookDescription.path),
 		webhookDescription,
-		workflowId: spec.workflowId,
+		workflowId: workflow.id,
 		workflowExecuteAdditionalData: additionalData,
 		webhookId: node.webhookId,
-		isTest: true,
+		isTest: mode === 'manual',
 	});
+	if (url !== undefined) context.getNodeWebhookUrl = () => url;
 	const methods = nodeType.webhookMethods!.default!;
 	if (!(await methods.checkExists.call(context))) await methods.create.call(context);
 	return context.getNodeWebhookUrl('default') as string;
