@@ -277,7 +277,7 @@ export function n8nEnvironment(config: N8nConfig): NodeJS.ProcessEnv {
 		// (default 5 s). On the test machine, with a dozen n8n processes at once, SQLite's pings took
 		// longer during a flash sale's writes: 3 failed in a row, and 2 of 30 orders were still
 		// refused after 3 resends each (.ci/run, npm test).
-		...(config.extraEnv?.DB_TYPE === undefined ? { DB_PING_TIMEOUT_MS: '60000' } : {}),
+		...((config.extraEnv?.DB_TYPE ?? 'sqlite') === 'sqlite' ? { DB_PING_TIMEOUT_MS: '60000' } : {}),
 		GENERIC_TIMEZONE: 'UTC',
 		N8N_LOG_LEVEL: 'info',
 		N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '10',

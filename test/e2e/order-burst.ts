@@ -28,7 +28,7 @@ import {
 	keepFilesOnFailure,
 	type N8nRest,
 } from '../../scripts/n8n-instance';
-import { expectCount, expectRuns, readRuns } from './count';
+import { expectCount, expectRuns, readRuns, type Run } from './count';
 import { MINUTE, ownCopy, startE2e, waitFor, type E2e, type Sandbox } from './helpers';
 
 /** The order-to-invoice example, wired for a test (no chat), and its production webhook's path. */
@@ -105,7 +105,8 @@ function oneAtATime(): OneAtATime {
 	};
 }
 
-export type BurstTraffic = { requests: number; refused: number; report: BurstReport };
+/** The burst's ERP requests, those answered 429, its report, and the run's executions. */
+export type BurstTraffic = { requests: number; refused: number; report: BurstReport; runs: Run[] };
 
 /** Posts the plan's orders to the target's webhook, then checks them (the workflow's only burst). */
 export async function burstThroughN8n(
@@ -166,7 +167,7 @@ export async function burstThroughN8n(
 	);
 	assert.equal(report!.missing, 0);
 	assert.equal(report!.duplicate, 0);
-	return { requests: traffic!.requests, refused: traffic!.refused, report: report! };
+	return { requests: traffic!.requests, refused: traffic!.refused, report: report!, runs };
 }
 
 /** One run of a file, as its `run` function gets it. */
