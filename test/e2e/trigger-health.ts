@@ -1,7 +1,8 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- drives n8n from outside, not a node */
 /**
  * The ERP Trigger heals itself and catches up what it missed, once, in one workflow: the scenario
- * run in real n8n by test/e2e/trigger-restart.test.ts (2.41.x) and
+ * run in real n8n 2.41.x by test/e2e/trigger-restart.test.ts (a) and
+ * test/e2e/trigger-heal-running.test.ts ((b), then (c)), side by side on an n8n each, and whole by
  * test/compat/trigger-health.compat.ts (1.123.81 and 2.33.7, side by side). Each n8n has two
  * published workflows (test/e2e/trigger-healing.ts), a check every minute: catch-up on, and the
  * control with catch-up off, whose missed crossings must never run.
@@ -71,7 +72,7 @@ async function expectTally(h: Healing, tally: Tally): Promise<void> {
 }
 
 /**
- * After the `restores`-th restore of each workflow (each logged once): the crossing made next
+ * After one more restore of each workflow (each logged once): the crossing made next
  * (`next`, its tag) runs once in each workflow by webhook, with the restore's note; the crossings
  * made while the registrations were gone (`missed`) are caught up once each where catch-up is
  * on, and never run in the control. Counted once each workflow checked past their grace.
@@ -79,11 +80,12 @@ async function expectTally(h: Healing, tally: Tally): Promise<void> {
 async function expectCaughtUp(
 	h: Healing,
 	tally: Tally,
-	phase: { restores: number; next: string; missed: Array<{ ref: string; at: number }> },
+	phase: { next: string; missed: Array<{ ref: string; at: number }> },
 	controlHook: string,
 ): Promise<void> {
 	for (const side of SIDES) {
-		assert.equal(restoreLines(h, side).length, phase.restores, `${side}: each restore logged`);
+		const restores = tally[side].restores + 1;
+		assert.equal(restoreLines(h, side).length, restores, `${side}: each restore logged`);
 	}
 	const next = await crossing(h, phase.next);
 	tally.lastEventAt = next.at;
@@ -128,15 +130,24 @@ async function currentRegistrations(
 }
 
 /**
+ * The scenario's parts after the control: `stopped`, (a); `running`, (b) then (c), whose restart
+ * finds the registrations (b) restored. Each part is whole on its own, so that two files can run
+ * them side by side, each on its own n8n.
+ */
+export type HealingPart = 'stopped' | 'running';
+
+/**
  * For a describe block: each of `versions` (undefined: the default n8n) prepared one after the
- * other, started side by side in beforeAll, stopped in afterAll, and the scenario's tests, each
- * run on every n8n at once.
+ * other, started side by side in beforeAll, stopped in afterAll, and the scenario's tests (the
+ * control, then `parts`, both by default), each run on every n8n at once.
  */
 export function useSelfHealingScenario(options: {
 	folderPrefix: (version: string | undefined) => string;
 	log: (version: string | undefined) => Log;
 	versions: Array<string | undefined>;
+	parts?: HealingPart[];
 }): void {
+	const parts = options.parts ?? ['stopped', 'running'];
 	const files = keepFilesOnFailure(options.log(options.versions[0]));
 	const instances: Healing[] = [];
 	const tallies = new Map<Healing, Tally>();
@@ -176,6 +187,13 @@ export function useSelfHealingScenario(options: {
 		5 * MINUTE,
 	);
 
+	if (parts.includes('stopped')) defineStopped(each);
+	if (parts.includes('running')) defineRunning(each);
+}
+
+type Each = (phase: (h: Healing, tally: Tally) => Promise<void>) => () => Promise<void>;
+
+function defineStopped(each: Each): void {
 	it(
 		'(a) deleted while n8n was stopped: registered again at start; the crossings made while it was down caught up once (never with catch-up off); the next runs once',
 		each(async (h, tally) => {
@@ -189,11 +207,14 @@ export function useSelfHealingScenario(options: {
 			for (const side of SIDES) {
 				assert.notEqual(after[side].id, before[side].id, `${side}: registered again at start`);
 			}
-			await expectCaughtUp(h, tally, { restores: 1, next: 'back', missed: down }, after.off.id);
+			await expectCaughtUp(h, tally, { next: 'back', missed: down }, after.off.id);
 		}),
 		10 * MINUTE,
 	);
 
+}
+
+function defineRunning(each: Each): void {
 	it(
 		'(b) deleted while n8n runs: restored within the check interval; the crossings in between caught up once (never with catch-up off); the next runs once',
 		each(async (h, tally) => {
@@ -215,7 +236,7 @@ export function useSelfHealingScenario(options: {
 				}),
 			);
 			const after = await currentRegistrations(h, 'registrations after the restore');
-			await expectCaughtUp(h, tally, { restores: 2, next: 'after', missed: gap }, after.off.id);
+			await expectCaughtUp(h, tally, { next: 'after', missed: gap }, after.off.id);
 		}),
 		10 * MINUTE,
 	);
@@ -239,8 +260,12 @@ export function useSelfHealingScenario(options: {
 			// logged and reported in the next item, never silent.
 			const replaced = after.off.id !== before.off.id;
 			h.log(`off: the restart ${replaced ? 'replaced' : 'kept'} the registration`);
-			assert.equal(restoreLines(h, 'on').length, 2, 'on: no restore at the restart');
-			assert.equal(restoreLines(h, 'off').length, replaced ? 3 : 2, 'off: each restore logged');
+			assert.equal(restoreLines(h, 'on').length, tally.on.restores, 'on: no restore at the restart');
+			assert.equal(
+				restoreLines(h, 'off').length,
+				tally.off.restores + (replaced ? 1 : 0),
+				'off: each restore logged',
+			);
 			// The first check after the start reads the journal again from the saved position.
 			await checkedAfterGrace(h, tally.lastEventAt, after.off.id);
 			await expectTally(h, tally);
