@@ -22,47 +22,27 @@
  * Escape hatch for quick local loops only: ERP_SKIP_E2E=1 skips this file (never in CI).
  */
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { afterAll, describe, it } from '@jest/globals';
 
 import { N8N_VERSION } from '../../scripts/n8n-env';
-import { freePort, skipE2e } from '../../scripts/n8n-instance';
-import { limiterSite, runNginx, type RunningNginx } from '../../scripts/nginx';
+import { skipE2e } from '../../scripts/n8n-instance';
+import type { RunningNginx } from '../../scripts/nginx';
 import { prepareBurst, sandboxControl } from '../../scripts/order-burst';
 import { e2eLog, MINUTE, type Sandbox } from './helpers';
+import { controlThrough, limiterInFront, NGINX_RUNS as RUNS, seen } from './nginx-limiter';
 import { useOrderBurstRuns } from './order-burst';
 
 const SKIP = skipE2e();
 const log = e2eLog('nginx-limit');
 const ORDERS = 30;
-const RUNS = [
-	{ name: 'nginx alone (the ERP sends no rate-limit header)', sandboxLimit: false },
-	{ name: 'nginx in front of the ERP reporting its own 100 per minute', sandboxLimit: true },
-];
-
-/** The API requests nginx saw since `from` (its access log), and those it answered 429. */
-function seen(nginx: RunningNginx, from: number) {
-	const api = nginx
-		.requests()
-		.slice(from)
-		.filter((r) => r.path.startsWith('/v1/'));
-	return { requests: api.length, refused: api.filter((r) => r.status === 429).length };
-}
 
 (SKIP ? describe.skip : describe)(
 	`real n8n ${N8N_VERSION}: the flash sale through nginx's limit_req, 100 per minute, burst 10`,
 	() => {
-		let folder: string | undefined;
 		const nginxes: RunningNginx[] = [];
-		/** An nginx of its own (files in `<folder>/<name>`) in front of `sandbox`. */
-		const limiter = async (sandbox: Sandbox, name: string): Promise<RunningNginx> => {
-			folder ??= fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-nginx-limit-'));
-			const listen = await freePort();
-			const upstream = new URL(sandbox.url).host;
-			const site = limiterSite({ listen, upstream, perMinute: 100, burst: 10 });
-			const nginx = await runNginx(site, listen, path.join(folder, name), log);
+		/** An nginx of its own in front of `sandbox`. */
+		const limiter = async (sandbox: Sandbox): Promise<RunningNginx> => {
+			const nginx = await limiterInFront(sandbox, log);
 			nginxes.push(nginx);
 			return nginx;
 		};
@@ -75,7 +55,7 @@ function seen(nginx: RunningNginx, from: number) {
 			count: RUNS.length,
 			// Each run's credential points at its nginx, not at its sandbox.
 			apiUrl: async (sandbox, index) => {
-				byRun[index] = await limiter(sandbox, `run${index}`);
+				byRun[index] = await limiter(sandbox);
 				return `${byRun[index].url}/v1`;
 			},
 			run: async ({ sandbox, burst }, index) => {
@@ -98,33 +78,17 @@ function seen(nginx: RunningNginx, from: number) {
 
 		afterAll(async () => {
 			await Promise.all(nginxes.map((nginx) => nginx.stop()));
-			if (folder) fs.rmSync(folder, { recursive: true, force: true });
 		}, 10 * MINUTE);
 
 		it('control: 40 requests at once through nginx, most refused with a bare 429', async () => {
 			const { sandbox } = runs.e2e();
 			await sandboxControl(sandbox.url, 'config', { rateLimit: false });
-			const nginx = await limiter(sandbox, 'control');
-			const answers = await runs.oneAtATime(
-				async () =>
-					await Promise.all(
-						Array.from({ length: 40 }, async () => {
-							const answer = await fetch(`${nginx.url}/v1/articles?limit=1`, {
-								headers: { authorization: 'Bearer sk_test_nginx_control' },
-							});
-							await answer.text();
-							return { status: answer.status, retryAfter: answer.headers.get('retry-after') };
-						}),
-					),
-			);
-			const refused = answers.filter((a) => a.status === 429);
-			log(`control: ${refused.length} of 40 refused`);
-			assert.ok(refused.length >= 25, `${refused.length} of 40 refused`);
-			assert.ok(
-				refused.every((a) => a.retryAfter === null),
-				'a bare 429',
-			);
-			assert.equal(seen(nginx, 0).refused, refused.length, 'the access log counts them');
+			const nginx = await limiter(sandbox);
+			const control = await runs.oneAtATime(async () => await controlThrough(nginx));
+			log(`control: ${control.refused} of 40 refused`);
+			assert.ok(control.refused >= 25, `${control.refused} of 40 refused`);
+			assert.ok(control.bare, 'a bare 429');
+			assert.equal(control.logged, control.refused, 'the access log counts them');
 		});
 
 		RUNS.forEach(({ name }, index) => {

@@ -37,13 +37,20 @@ export type ScenarioTest = {
 	run(scenario: ScenarioRun): Promise<void>;
 };
 
+type Imports = { workflows: Workflow[]; credentials?: CredentialImport[] };
+
 export type Scenario = {
 	/** Its log lines' tag. */
 	tag: string;
 	/** Its own sandbox's options. */
 	sandbox?: SandboxOptions;
-	/** Imported before n8n starts: its workflows and credentials, given its sandbox. */
-	imports(sandbox: SandboxHandle): { workflows: Workflow[]; credentials?: CredentialImport[] };
+	/**
+	 * Imported before n8n starts: its workflows and credentials, given its sandbox (and what it
+	 * starts for them, such as an nginx in front of the sandbox, stopped by `close`).
+	 */
+	imports(sandbox: SandboxHandle): Imports | Promise<Imports>;
+	/** Once the deployment is stopped: what `imports` started. */
+	close?(): Promise<void>;
 	/** Once every process runs (before any test): credentials made through n8n, publications. */
 	ready?(scenario: ScenarioRun): Promise<void>;
 	/** Run in this order. */
@@ -65,7 +72,7 @@ export function useSharedDeployment(scenarios: Scenario[]): void {
 	beforeAll(async () => {
 		for (const scenario of scenarios)
 			sandboxes.push(await startSandbox({ port: 0, ...scenario.sandbox }));
-		const imports = scenarios.map((scenario, i) => scenario.imports(sandboxes[i]));
+		const imports = await Promise.all(scenarios.map(async (s, i) => await s.imports(sandboxes[i])));
 		queue = await startQueueDeployment({
 			sandboxBaseUrl: sandboxes[0].baseUrl,
 			workflows: imports.flatMap((i) => i.workflows),
@@ -81,6 +88,7 @@ export function useSharedDeployment(scenarios: Scenario[]): void {
 
 	afterAll(async () => {
 		await queue?.stop();
+		for (const scenario of scenarios) await scenario.close?.();
 		for (const sandbox of sandboxes) await sandbox.close();
 	}, 5 * MINUTE);
 

@@ -8,7 +8,8 @@
  * - oauth-refresh.ts: 20 executions at once just after the OAuth2 access token expired;
  * - flash-sale.ts (issue 39), once the others are over: 30 concurrent orders through the order
  *   example against each limiter (a token bucket and a sliding window answering a bare 429, a
- *   fixed window with headers), the three runs side by side, one key each.
+ *   fixed window with headers; nginx's limit_req alone and in front of the sandbox's headers),
+ *   the five runs side by side, one key each.
  *
  * The others keep a deployment of their own, each saying why in its header: polling.queue.ts
  * and polling-durable.queue.ts (polling-queue.ts) stop, restart and kill main, and the durable
