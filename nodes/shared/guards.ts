@@ -78,19 +78,14 @@ export function apiKeyProblem(apiKey: unknown, environment: unknown): string | u
 	if (key === '') {
 		return 'The credential has no API key. Create one in the ERP under Settings > API > Keys and paste it into the credential.';
 	}
-	const env = environment === 'sandbox' ? 'sandbox' : 'production'; // missing: Production, the default
-	if (key.startsWith('sk_test_')) {
-		if (env === 'production') {
-			return "This API key is a sandbox key (sk_test_) but the credential's Environment is Production. Use a production key (sk_live_) or set Environment to Sandbox, with the sandbox Base URL.";
-		}
-		return undefined;
+	const sandbox = environment === 'sandbox'; // missing: Production, the default
+	if (key.startsWith('sk_test_') && !sandbox) {
+		return "This API key is a sandbox key (sk_test_) but the credential's Environment is Production. Use a production key (sk_live_) or set Environment to Sandbox, with the sandbox Base URL.";
 	}
-	if (key.startsWith('sk_live_')) {
-		if (env === 'sandbox') {
-			return "This API key is a production key (sk_live_) but the credential's Environment is Sandbox. Use a sandbox key (sk_test_) or set Environment to Production, with the production Base URL.";
-		}
-		return undefined;
+	if (key.startsWith('sk_live_') && sandbox) {
+		return "This API key is a production key (sk_live_) but the credential's Environment is Sandbox. Use a sandbox key (sk_test_) or set Environment to Production, with the production Base URL.";
 	}
+	if (/^sk_(test|live)_/.test(key)) return undefined;
 	return 'This is not an ERP API key: keys start with sk_live_ (production) or sk_test_ (sandbox). Check that the whole key was pasted.';
 }
 
