@@ -153,13 +153,7 @@ export const apiConventionProperties: INodeProperties[] = [
 			'HMAC-SHA1 is weak: choose it only if your ERP cannot sign with SHA-256 or SHA-512',
 		name: 'sha1Notice',
 		type: 'notice',
-		displayOptions: {
-			show: {
-				customConventions: [true],
-				signatureScheme: ['bodyHmac'],
-				signatureAlgorithm: ['sha1'],
-			},
-		},
+		displayOptions: { show: { ...whenHmac.show, signatureAlgorithm: ['sha1'] } },
 		default: '',
 	},
 	{
