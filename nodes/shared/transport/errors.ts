@@ -111,17 +111,19 @@ export function dailyQuotaError(
 	);
 }
 
-/** The server asked for a wait longer than what is left of the user's cap for this request. */
+/**
+ * The server asked for a wait longer than what is left of the user's cap for this request.
+ * `waitedSeconds`: already waited for the rate limit; `estimated`: a bare 429, `waitSeconds` is when
+ * the pacer tries the key again.
+ */
 export function waitCapError(
 	node: INode,
-	status: number,
-	body: unknown,
-	waitSeconds: number,
+	{ status, body }: { status: number; body: unknown },
+	stop: { waitSeconds?: number; waitedSeconds?: number; estimated?: boolean },
 	maxWaitSeconds: number,
 	context: ErpErrorContext,
-	waitedSeconds = 0, // already waited for the rate limit
-	estimated = false, // a bare 429: `waitSeconds` is when the pacer tries the key again
 ): NodeApiError {
+	const { waitSeconds = 0, waitedSeconds = 0, estimated = false } = stop;
 	const api = readApiError(body, context.secrets);
 	const asked = Math.ceil(waitSeconds);
 	const waited = Math.floor(waitedSeconds);

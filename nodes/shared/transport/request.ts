@@ -1,8 +1,6 @@
-// The attempt loop: one request, each attempt in its turn on the key (pacer.ts; one attempt is
-// attempt.ts), what happens on a 429, what is resent, and the error the request ends with.
-// - A 429 is never counted as a retry: the pacer has slowed the key down and closed it for a
-//   while, and the request waits its turn again, first in line. Its limit is time: a 429 whose wait
-//   would pass Max Rate-Limit Wait (counted from the first attempt) fails with a clear error; an
+// The attempt loop: one request, each attempt in its turn on the key (pacer.ts, attempt.ts).
+// - A 429 is no retry: the pacer has slowed the key down, and the request waits its turn again,
+//   first in line, unless that would pass Max Rate-Limit Wait (counted from the first attempt); an
 //   exhausted daily quota (`daily_quota_exceeded`) fails at once.
 // - After a lost answer (5xx, reset, timeout, unreadable body), GET and DELETE are resent (or what
 //   `resendable` says); any method after a refused connection. At most MAX_RETRIES, with full-jitter
@@ -32,15 +30,8 @@ export const BACKOFF_BASE_SECONDS = 0.5;
 export const BACKOFF_CAP_SECONDS = 30;
 
 /** Network codes after which the request may have been processed (never after ECONNREFUSED). */
-const TRANSIENT_CODES = [
-	'ECONNRESET',
-	'ETIMEDOUT',
-	'ECONNABORTED',
-	'ESOCKETTIMEDOUT',
-	'EPIPE',
-	'EAI_AGAIN',
-	'ERR_BAD_RESPONSE',
-];
+const TRANSIENT_CODES =
+	/^(ECONNRESET|ETIMEDOUT|ECONNABORTED|ESOCKETTIMEDOUT|EPIPE|EAI_AGAIN|ERR_BAD_RESPONSE)$/;
 
 /** Full-jitter backoff: a random wait in [0, min(cap, base * 2^retry)]; retry 0 is the first. */
 export function backoffSeconds(retry: number, random: () => number): number {
@@ -93,7 +84,7 @@ export function decide(
 		if (!resendable) return { action: 'fail', reason: 'notRetryable' };
 	} else if (outcome.kind === 'network') {
 		const code = outcome.code ?? '';
-		if (code !== 'ECONNREFUSED' && !(TRANSIENT_CODES.includes(code) && resendable)) {
+		if (code !== 'ECONNREFUSED' && !(TRANSIENT_CODES.test(code) && resendable)) {
 			return { action: 'fail', reason: 'notRetryable' };
 		}
 	} else {
@@ -114,8 +105,7 @@ export async function erpApiRequest(
 	settings: ErpRequestSettings = {},
 	// eslint-disable-next-line @typescript-eslint/no-explicit-any
 ): Promise<any> {
-	return (await send(this, await resolveCredential(this, request.itemIndex), request, settings))
-		.body;
+	return (await erpApiResponse.call(this, request, settings)).body;
 }
 
 /** erpApiRequest, with the answer's status code (e.g. to tell a 204 from a 200 with `{}`). */
@@ -206,10 +196,7 @@ async function failure(
 		return dailyQuotaError(node, answer.body, stop.waitSeconds, Date.now(), errorContext);
 	}
 	if (stop.reason === 'waitCap') {
-		const { waitSeconds = 0, waitedSeconds, estimated } = stop;
-		const { status, body } = answer;
-		const facts = [waitSeconds, maxWaitSeconds, errorContext, waitedSeconds, estimated] as const;
-		return waitCapError(node, status, body, ...facts);
+		return waitCapError(node, answer, stop, maxWaitSeconds, errorContext);
 	}
 	if (outcome.kind === 'badBody') return badBodyError(node, answer.status, errorContext);
 	let extra: string | undefined;
