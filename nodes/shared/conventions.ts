@@ -1,8 +1,6 @@
-// Custom API Conventions: what an ERP may name differently from docs/api-contract.md (the
-// credential's fields, credentialFields.ts), read and checked into data for the one place that
-// uses each part: `list` the list reader (transport/pagination.ts), `signature` the trigger's
-// signature check, `event` its event reader. Switched off (the default), every value is the
-// contract's, whatever is stored.
+// Custom API Conventions (the credential's fields, credentialFields.ts), read and checked: `list`
+// for the list reader (transport/pagination.ts), `signature` and `event` for the trigger. Switched
+// off (the default), every value is docs/api-contract.md's, whatever is stored.
 import type { ICredentialDataDecryptedObject, INode } from 'n8n-workflow';
 
 import { apiConventionProperties } from './credentialFields';

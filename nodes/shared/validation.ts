@@ -1,7 +1,6 @@
-// The nodes' one input check: operations, request options and trigger options read their parameters
-// through these. A failure is a NodeOperationError raised before any request, in one format:
-// `Invalid value for "<label>": <problem> [item N]`, the label as the editor shows the parameter
-// (`labelOf`). Nothing is rounded, trimmed into shape or guessed.
+// The nodes' one input check, for operations, request options and trigger options: a failure is a
+// NodeOperationError before any request, `Invalid value for "<label>": <problem> [item N]`, the
+// label as the editor shows it (`labelOf`). Nothing is rounded, trimmed into shape or guessed.
 import type { INode, INodeProperties, INodePropertyCollection } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 

@@ -1,9 +1,8 @@
-// One attempt: what every attempt of a request sends (URL, headers, a POST's Idempotency-Key,
-// timeout, TLS minimum), sent through n8n's helper in its turn; the turn given back with what the
-// answer said; what happened, for the attempt loop (request.ts).
-// The automatic Idempotency-Key is derived from what the request is (workflow, node, method, path,
-// body), never from the execution, so that n8n's Retry On Fail and a re-run of a failed execution
-// send the same key and the server replays the first answer.
+// One attempt: what it sends (URL, headers, a POST's Idempotency-Key, timeout, TLS minimum) through
+// n8n's helper in its turn, and what happened, for the attempt loop (request.ts). The automatic
+// Idempotency-Key is derived from what the request is (workflow, node, method, path, body), never
+// from the execution, so that Retry On Fail and a re-run send the same key and the server replays
+// the first answer.
 import { createHash } from 'crypto';
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 

@@ -1,18 +1,15 @@
 // The pacer: each key's rate, in one place, whatever limiter the ERP or a gateway runs (fixed or
 // sliding windows, token or leaky buckets) and whatever it reports.
-// - Requests of a key are spaced evenly, a little under the rate known (the ERP's headers, else the
-//   credential's Rate Limit, else the specification's 100 per minute): only the head of the key's
-//   queue goes, one interval after the last (a timer's lateness never adds up). Never a burst:
-//   headers cap the rate, they never grant one.
-// - A 429 (whatever the headers said) halves the rate, once per round of requests sent since the
-//   last cut, down to a sixteenth of the known rate; each accepted request then adds back a
-//   fiftieth of the rate where the refusals began (as TCP finds a link's capacity), so an unknown
-//   limiter, or another process on the same key, is found without a model of it. A 429 closes the
-//   key until its Retry-After (else its reset; a bare 429: one interval at the new rate).
-// - Waiting ends only at the request's Max Rate-Limit Wait: a turn due later is taken then (the
-//   server decides), and request.ts fails a 429 whose wait would pass it.
-// The arithmetic takes the time as a parameter (tests use fake time); `takeTurn` runs it on
-// `clockMs` and n8n's `sleep`.
+// - A key's requests go from the head of its queue, evenly spaced a little under the rate known
+//   (the ERP's headers, else the credential's Rate Limit, else the spec's 100 per minute), one
+//   interval after the last turn (a timer's lateness never adds up). Headers never grant a burst.
+// - A 429 halves the rate (once per round sent since the last cut, down to a sixteenth) and closes
+//   the key until its Retry-After, else its reset, else one interval at the new rate. Each accepted
+//   request adds back a fiftieth of the rate where refusals began (as TCP finds a link's capacity),
+//   so an unknown limiter, or another process on the same key, is found without a model of it.
+// - A turn due after the request's Max Rate-Limit Wait is taken then (the server decides);
+//   request.ts fails a 429 whose wait would pass it. The arithmetic takes the time as a parameter
+//   (fake time in tests); `takeTurn` runs it on `clockMs` and n8n's `sleep`.
 import { createHash } from 'crypto';
 import { sleep } from 'n8n-workflow';
 
@@ -25,12 +22,11 @@ export const clockMs = (): number => performance.now();
 export const SPEC_RATE_PER_MINUTE = 100;
 /** Requests go this much under the known rate, so that network jitter never overflows it. */
 export const RATE_MARGIN = 0.97;
-/** A 429 multiplies the rate by this. */
+// A 429 multiplies the rate by CUT_FACTOR, never below MIN_RATE_SHARE of the known rate; each
+// accepted request adds back RECOVER_STEP of the rate where refusals began.
 export const CUT_FACTOR = 0.5;
-/** Each accepted request raises a cut rate by this share of the rate where refusals began. */
-export const RECOVER_STEP = 1 / 50;
-/** A key is never cut below this share of its known rate. */
 export const MIN_RATE_SHARE = 1 / 16;
+export const RECOVER_STEP = 1 / 50;
 /** Added to a server's reset, so that the request lands after it. */
 export const RESET_MARGIN_MS = 20;
 /** A waiting request looks again (and notices a cancellation) at least this often. */

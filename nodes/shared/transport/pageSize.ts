@@ -1,7 +1,6 @@
-// Page sizes. The specification leaves the maximum page size open; the nodes ask for up to 100
-// (docs/api-contract.md, "Tolerant page size"). A server that refuses it makes the list reader fall
-// back once (pagination.ts), and this module remembers, per credential, what to send instead, in
-// process memory only: a restart or another worker learns it again with one refused request.
+// Page sizes (docs/api-contract.md, "Tolerant page size"): the nodes ask for up to 100; a refusal
+// makes the list reader fall back once (pagination.ts), and what to send instead is remembered per
+// credential in process memory only (a restart or another worker learns it with one refusal).
 import type { INode } from 'n8n-workflow';
 
 import type { ErpApiErrorDetail } from './apiError';

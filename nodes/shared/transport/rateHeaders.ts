@@ -13,15 +13,14 @@ export type Headers = Record<string, unknown>;
 
 export type DialectName = 'ietf-fields' | 'draft7' | 'structured' | 'x-ratelimit';
 
-/** What one dialect says about the current window. */
+/** What one dialect says about the current window (`resetSeconds`: until it resets). */
 export interface BudgetReading {
 	limit?: number;
 	remaining?: number;
-	/** Seconds until the window resets. */
 	resetSeconds?: number;
 }
 
-/** A reset that reads as more than a day away is not a rate-limit window: it is never waited for. */
+/** A reset more than a day away is not a rate-limit window: it is never waited for. */
 export const MAX_RESET_SECONDS = 86_400;
 /** From these sizes a Reset is a Unix time (2001 onwards) in milliseconds, or in seconds. */
 const EPOCH_MS_FROM = 1e12;
@@ -186,11 +185,9 @@ export function parseRetryAfter(value: string | undefined, nowMs: number): numbe
 	return Math.max(0, (dateMs - nowMs) / 1000);
 }
 
-/** What one answer's headers say about the rate limit. */
+/** What one answer's headers say: the budget, its dialect (if any), and `Retry-After` in seconds. */
 export interface RateLimitInfo extends BudgetReading {
-	/** Seconds to wait before retrying (`Retry-After`), on a refusal or a 503. */
 	retryAfterSeconds?: number;
-	/** The dialect the budget was read from; undefined when none was sent. */
 	dialect?: DialectName;
 }
 
