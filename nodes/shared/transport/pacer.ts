@@ -236,11 +236,8 @@ export async function takeTurn(
 	options: { deadlineMs: number; signal?: AbortSignal; first?: boolean; ratePerMinute?: number },
 ): Promise<Turn> {
 	prune(paces, clockMs());
-	let pace = paces.get(key);
-	if (pace === undefined) {
-		pace = newPace(clockMs());
-		paces.set(key, pace);
-	}
+	const pace = paces.get(key) ?? newPace(clockMs());
+	paces.set(key, pace);
 	pace.credentialRate = options.ratePerMinute;
 	const ticket = pace.nextTicket++;
 	if (options.first) pace.queue.unshift(ticket);
