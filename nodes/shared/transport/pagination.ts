@@ -25,11 +25,9 @@ const cursorOf = (next: unknown) => (typeof next === 'string' && next !== '' ? n
 
 /**
  * Reads one page, of `wanted` items or what the credential's server is known to accept
- * (pageSize.ts). With `mayFallBack`, a page refused for its size (400/422 about the page size
- * parameter) is asked for once more, with the maximum the server stated, else without a page size
- * (the server's default), remembered for the credential. Only a caller that has handed on nothing
- * of this list yet may fall back, so no item is lost or read twice. Parameter names and answer
- * paths are the credential's list conventions (../conventions.ts).
+ * (pageSize.ts), by the credential's list conventions. With `mayFallBack` (nothing of this list
+ * handed on yet, so no item is lost or read twice), a page refused for its size (400/422 about the
+ * page size parameter) is asked for once more with the maximum the server stated, else with none.
  */
 async function readPage(
 	context: ErpContext,
@@ -156,10 +154,8 @@ export async function erpListPage(
 	return { data: page.data, nextCursor: cursorOf(page.next) };
 }
 
-/**
- * Query parameters the user names freely (Get Many's Query Parameters), and their parameter's
- * label. The credential's names for the cursor and the page size are the node's: refused here.
- */
+// Query parameters the user names freely (Get Many's), and their label: never the credential's
+// cursor or page size names, which the node sets.
 type FreeQuery = { label: string; values: IDataObject };
 
 function refuseNodeNames(resolved: ResolvedCredential, free: FreeQuery, itemIndex?: number): void {
