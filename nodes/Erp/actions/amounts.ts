@@ -29,14 +29,13 @@ const isRecord = (value: unknown): value is IDataObject =>
 	typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** A copy of `record` with `<field>_decimal` (cents / 100) after each money field and `tva_percent` after `tva`, in nested records and lines too. */
-export function addDecimalAmounts(record: IDataObject): IDataObject {
+function addDecimalAmounts(record: IDataObject): IDataObject {
 	const result: IDataObject = {};
+	const withDecimals = (value: unknown) => (isRecord(value) ? addDecimalAmounts(value) : value);
 	for (const [key, value] of Object.entries(record)) {
-		if (Array.isArray(value)) {
-			result[key] = value.map((entry) => (isRecord(entry) ? addDecimalAmounts(entry) : entry));
-		} else {
-			result[key] = isRecord(value) ? addDecimalAmounts(value) : value;
-		}
+		result[key] = (
+			Array.isArray(value) ? value.map(withDecimals) : withDecimals(value)
+		) as IDataObject[string];
 		if (typeof value !== 'number' || !Number.isSafeInteger(value)) continue;
 		if (MONEY_FIELDS.has(key)) result[`${key}_decimal`] = value / 100;
 		else if (key === 'tva') result.tva_percent = value / 100;

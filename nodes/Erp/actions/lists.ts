@@ -128,10 +128,8 @@ export function listOperation(
 		),
 		listOptions,
 	];
-	const dates: Record<string, FieldCheck> = {
-		date_debut: { kind: 'date' },
-		date_fin: { kind: 'date' },
-	};
+	const date: FieldCheck = { kind: 'date' };
+	const dates = { date_debut: date, date_fin: date };
 	const specs = fieldSpecs(properties, dated ? { ...checks, ...dates } : checks);
 	return {
 		properties,
@@ -146,21 +144,16 @@ export function listOperation(
 			}
 			const filters = checkFields(this, itemIndex, specs, present);
 			if (dated) {
-				const { date_debut: from, date_fin: to } = filters as {
-					date_debut?: string;
-					date_fin?: string;
-				};
+				const { date_debut: from, date_fin: to } = filters as Record<string, string | undefined>;
 				checkDateRange(source(this, specs.date_debut.label, itemIndex), from, to);
 			}
 			const { returnAll, limit } = readReturnAll(this, itemIndex);
 			const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 			const extra = readQueryParameters(this, itemIndex, options.queryParameters, filters);
+			const pageSizeLabel = source(this, labelOf([listOptions], 'pageSize'), itemIndex);
 			const pageSize = isBlank(options.pageSize)
 				? undefined
-				: toInteger(source(this, labelOf([listOptions], 'pageSize'), itemIndex), options.pageSize, {
-						min: 1,
-						max: MAX_PAGE_SIZE,
-					});
+				: toInteger(pageSizeLabel, options.pageSize, { min: 1, max: MAX_PAGE_SIZE });
 			// The transport reads the credential once: it refuses a query parameter named as its list
 			// conventions name the cursor or the page size, then resolves the filters, then reads.
 			const free = { label: labelOf([listOptions], 'queryParameters'), values: extra };

@@ -37,11 +37,8 @@ export function getLocator(
 	property: INodeProperties,
 	kind: IdKind,
 ): Locator {
-	return readLocator(
-		{ node: ctx.getNode(), label: property.displayName, itemIndex },
-		ctx.getNodeParameter(property.name, itemIndex),
-		kind,
-	);
+	const src = { node: ctx.getNode(), label: property.displayName, itemIndex };
+	return readLocator(src, ctx.getNodeParameter(property.name, itemIndex), kind);
 }
 
 /** The ID behind a client or invoice locator (they have no reference mode). */

@@ -16,10 +16,7 @@ const RECORDS = {
 	invoice: ['/factures', 'Invoice'],
 } as const;
 
-/**
- * The GET request of the record the item's `locator` parameter names (checked now; an article
- * reference is looked up when the step runs); `resource` names it in a "not found" error.
- */
+/** The GET request of the record `locator` names (checked now; a reference looked up later). */
 function locate(ctx: IExecuteFunctions, itemIndex: number, locator: INodeProperties, kind: IdKind) {
 	const given = getLocator(ctx, itemIndex, locator, kind);
 	const [path, name] = RECORDS[kind];
@@ -55,9 +52,8 @@ export function updateOperation(
 			const request = locate(this, itemIndex, locator, kind);
 			const given = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 			if (Object.keys(given).length === 0) {
-				const src = source(this, fieldsToUpdate.displayName, itemIndex);
 				throw invalid(
-					src,
+					source(this, fieldsToUpdate.displayName, itemIndex),
 					'add at least one field to change',
 					'An update with no field would change nothing.',
 				);

@@ -29,10 +29,8 @@ export async function oneAtATime<T>(
 	const id = `${String(credentials.baseUrl)}\n${key}`;
 	const previous = inFlight.get(id) ?? Promise.resolve();
 	const mine = previous.then(write, write);
-	const settled = mine.then(
-		() => undefined,
-		() => undefined,
-	);
+	const ignore = () => undefined;
+	const settled = mine.then(ignore, ignore);
 	inFlight.set(id, settled);
 	try {
 		return await mine;

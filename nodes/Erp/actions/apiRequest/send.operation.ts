@@ -128,14 +128,8 @@ export function prepare(this: IExecuteFunctions, itemIndex: number, erp: ItemErp
 	const output =
 		method === 'GET' ? toEnum(src('output'), param('output', 'items'), OUTPUTS) : 'body';
 	const max = output === 'items' ? readReturnAll(this, itemIndex).limit : undefined;
-	const request: ItemRequest = {
-		method,
-		path,
-		qs,
-		body,
-		// Only a read is resent after a lost answer: an unknown endpoint's write may not be idempotent.
-		resendable: method === 'GET',
-	};
+	// Only a read is resent after a lost answer: an unknown endpoint's write may not be idempotent.
+	const request: ItemRequest = { method, path, qs, body, resendable: method === 'GET' };
 	// The automatic key covers the query too: two POSTs that differ only there are two requests.
 	if (method === 'POST' && erp.settings.idempotencyKey === 'auto' && Object.keys(qs).length > 0) {
 		request.idempotencyKey = deriveIdempotencyKey({
@@ -162,11 +156,8 @@ export function prepare(this: IExecuteFunctions, itemIndex: number, erp: ItemErp
 		// The next pages, through the transport's list reader: same query, the cursor, and the page
 		// size given under Query Parameters (by its name in the credential's conventions), if any.
 		const pageSize = Number(qs[(await erp.lists()).pageSizeParam]) || undefined;
-		for await (const page of erp.paginate(path, qs, {
-			cursor: next,
-			pageSize,
-			max: max === undefined ? undefined : max - items.length,
-		})) {
+		const rest = max === undefined ? undefined : max - items.length;
+		for await (const page of erp.paginate(path, qs, { cursor: next, pageSize, max: rest })) {
 			for (const element of page) items.push(asItem(element));
 		}
 		return items;
