@@ -49,10 +49,9 @@ const dateRangeFilters = [
 ];
 
 /**
- * The "Query Parameters" fixed collection (`{ parameter: [{ name, value }] }`), checked: names
- * already in `taken` (the filters) are refused, and so is a name given twice. The names the node
- * sets itself depend on the credential: Get Many's transport call checks them once it is read
- * (`erpGetMany`'s `free`).
+ * The "Query Parameters" (`{ parameter: [{ name, value }] }`), checked: a name in `taken` (the
+ * filters) or given twice is refused. The names the node sets itself depend on the credential:
+ * `erpGetMany` checks them (its `free`).
  */
 export function readQueryParameters(
 	ctx: IExecuteFunctions,

@@ -64,10 +64,7 @@ export function updateOperation(
 	};
 }
 
-/**
- * Create: a record of the `required` fields (required parameters) and the `optional` ones
- * ("Additional Fields"); `read` gives the checked body, for Find or Create too.
- */
+/** Create: the `required` fields and the `optional` ones; `read` gives the body (Find or Create too). */
 export function createOperation(
 	path: string,
 	required: INodeProperties[],
@@ -93,10 +90,7 @@ export function createOperation(
 	};
 }
 
-/**
- * Find or create: the record `find` returns, marked `_action: 'found'` (or what `whenFound` makes
- * of it), else the one POSTed to `path` with `body`, marked `_action: 'created'`.
- */
+/** Find or create: `find`'s record, `_action: 'found'` (or `whenFound`'s), else `body` POSTed, 'created'. */
 export async function findOrCreate(
 	erp: ItemErp,
 	find: () => Promise<IDataObject | undefined>,
