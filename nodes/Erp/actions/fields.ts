@@ -68,9 +68,8 @@ function checkField(src: ValueSource, spec: FieldSpec, value: unknown): unknown 
 }
 
 /**
- * Checks every present value of `values` against `specs` (keyed by parameter name) and returns
- * them under the API's names. A name without a spec is refused rather than silently dropped.
- * A locator gives its ID, or `{ reference, label }` for an article given by reference.
+ * `values` checked against `specs` (by parameter name), under the API's names; a name without a
+ * spec is refused, not dropped. A locator gives its ID, or `{ reference, label }`.
  */
 export function checkFields(
 	ctx: IExecuteFunctions,
