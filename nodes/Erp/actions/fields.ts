@@ -15,6 +15,10 @@ import {
 } from '../../shared/validation';
 import { readLocator } from './locators';
 
+/** Whether `value` is a JSON object (not null, not an array). */
+export const isRecord = (value: unknown): value is IDataObject =>
+	typeof value === 'object' && value !== null && !Array.isArray(value);
+
 export function source(ctx: IExecuteFunctions, label: string, itemIndex: number): ValueSource {
 	return { node: ctx.getNode(), label, itemIndex };
 }

@@ -8,7 +8,7 @@ import type { ValueSource } from '../../../shared/validation';
 import { invalid, isBlank, labelOf, toEnum } from '../../../shared/validation';
 import { queryParametersProperty, returnAllAndLimit } from '../common.descriptions';
 import type { ItemErp, ItemRequest, OperationResult, Prepared } from '../erp';
-import { source } from '../fields';
+import { isRecord, source } from '../fields';
 import { readQueryParameters, readReturnAll } from '../lists';
 import { toApiPath } from './path';
 
@@ -95,12 +95,9 @@ export const properties: INodeProperties[] = [
 	},
 ];
 
-const isObject = (value: unknown): value is IDataObject =>
-	typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /** An n8n item's json: an object as it is; anything else under `data`. */
 const asItem = (value: unknown): IDataObject =>
-	isObject(value) ? value : { data: value as IDataObject };
+	isRecord(value) ? value : { data: value as IDataObject };
 
 /** The Body parameter: a JSON object (text or object), or undefined when empty. */
 function readBody(src: ValueSource, raw: unknown): IDataObject | undefined {
@@ -113,7 +110,7 @@ function readBody(src: ValueSource, raw: unknown): IDataObject | undefined {
 			throw invalid(src, `not valid JSON (${(error as Error).message})`);
 		}
 	}
-	if (!isObject(body)) throw invalid(src, 'expected a JSON object, such as { "montant": 1000 }');
+	if (!isRecord(body)) throw invalid(src, 'expected a JSON object, such as { "montant": 1000 }');
 	return body;
 }
 
