@@ -5,7 +5,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { toBoolean } from '../../shared/validation';
 import type { Prepared } from './erp';
-import { source } from './fields';
+import { isRecord, source } from './fields';
 
 /** API fields that hold money in cents: on articles, invoices and their lines; on settlements and ledger entries. */
 const MONEY_FIELDS = new Set([
@@ -25,18 +25,14 @@ export const decimalAmountsProperty: INodeProperties = {
 		"Whether to add each amount in currency units next to the API's whole cents, for messages and sheets: prix_ht_decimal 969 next to prix_ht 96900, total_ttc_decimal 2257.2 next to total_ttc 225720, and the VAT rate in percent, tva_percent 20 next to tva 2000",
 };
 
-const isRecord = (value: unknown): value is IDataObject =>
-	typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /** A copy of `record` with `<field>_decimal` (cents / 100) after each money field and `tva_percent` after `tva`, in nested records and lines too. */
-export function addDecimalAmounts(record: IDataObject): IDataObject {
+function addDecimalAmounts(record: IDataObject): IDataObject {
 	const result: IDataObject = {};
+	const withDecimals = (value: unknown) => (isRecord(value) ? addDecimalAmounts(value) : value);
 	for (const [key, value] of Object.entries(record)) {
-		if (Array.isArray(value)) {
-			result[key] = value.map((entry) => (isRecord(entry) ? addDecimalAmounts(entry) : entry));
-		} else {
-			result[key] = isRecord(value) ? addDecimalAmounts(value) : value;
-		}
+		result[key] = (
+			Array.isArray(value) ? value.map(withDecimals) : withDecimals(value)
+		) as IDataObject[string];
 		if (typeof value !== 'number' || !Number.isSafeInteger(value)) continue;
 		if (MONEY_FIELDS.has(key)) result[`${key}_decimal`] = value / 100;
 		else if (key === 'tva') result.tva_percent = value / 100;

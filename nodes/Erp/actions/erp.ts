@@ -25,10 +25,7 @@ type PageOptions = Omit<NonNullable<Parameters<typeof erpPaginate>[2]>, 'itemInd
 type ListOptions = Omit<Parameters<typeof erpGetMany>[2], 'itemIndex'>;
 export type ItemErp = ReturnType<typeof erpFor>;
 
-/**
- * The transport's calls for item `itemIndex`. Reads and checks the item's Request Options now
- * (a bad one throws before any request).
- */
+/** The transport's calls for item `itemIndex`; its Request Options are read and checked now. */
 export function erpFor(ctx: IExecuteFunctions, itemIndex: number) {
 	const settings = getRequestSettings(ctx, itemIndex);
 	let wrote = false;
@@ -43,9 +40,8 @@ export function erpFor(ctx: IExecuteFunctions, itemIndex: number) {
 		itemIndex,
 		settings,
 		/**
-		 * Whether a request other than a GET was sent (or about to be) for the item, one that a
-		 * second run could repeat: not once the operation looks for what it wrote before writing
-		 * (`looksFirst`, writeOnce.ts), so that a run again finds it instead of writing twice.
+		 * Whether a request other than a GET was sent (or about to be) for the item, unless the
+		 * operation looks for what it wrote before writing (`looksFirst`, writeOnce.ts).
 		 */
 		get wrote() {
 			return wrote && !looksFirst;

@@ -15,6 +15,10 @@ import {
 } from '../../shared/validation';
 import { readLocator } from './locators';
 
+/** Whether `value` is a JSON object (not null, not an array). */
+export const isRecord = (value: unknown): value is IDataObject =>
+	typeof value === 'object' && value !== null && !Array.isArray(value);
+
 export function source(ctx: IExecuteFunctions, label: string, itemIndex: number): ValueSource {
 	return { node: ctx.getNode(), label, itemIndex };
 }
@@ -68,9 +72,8 @@ function checkField(src: ValueSource, spec: FieldSpec, value: unknown): unknown 
 }
 
 /**
- * Checks every present value of `values` against `specs` (keyed by parameter name) and returns
- * them under the API's names. A name without a spec is refused rather than silently dropped.
- * A locator gives its ID, or `{ reference, label }` for an article given by reference.
+ * `values` checked against `specs` (by parameter name), under the API's names; a name without a
+ * spec is refused, not dropped. A locator gives its ID, or `{ reference, label }`.
  */
 export function checkFields(
 	ctx: IExecuteFunctions,

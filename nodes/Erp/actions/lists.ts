@@ -49,10 +49,9 @@ const dateRangeFilters = [
 ];
 
 /**
- * The "Query Parameters" fixed collection (`{ parameter: [{ name, value }] }`), checked: names
- * already in `taken` (the filters) are refused, and so is a name given twice. The names the node
- * sets itself depend on the credential: Get Many's transport call checks them once it is read
- * (`erpGetMany`'s `free`).
+ * The "Query Parameters" (`{ parameter: [{ name, value }] }`), checked: a name in `taken` (the
+ * filters) or given twice is refused. The names the node sets itself depend on the credential:
+ * `erpGetMany` checks them (its `free`).
  */
 export function readQueryParameters(
 	ctx: IExecuteFunctions,
@@ -128,10 +127,8 @@ export function listOperation(
 		),
 		listOptions,
 	];
-	const dates: Record<string, FieldCheck> = {
-		date_debut: { kind: 'date' },
-		date_fin: { kind: 'date' },
-	};
+	const date: FieldCheck = { kind: 'date' };
+	const dates = { date_debut: date, date_fin: date };
 	const specs = fieldSpecs(properties, dated ? { ...checks, ...dates } : checks);
 	return {
 		properties,
@@ -146,21 +143,16 @@ export function listOperation(
 			}
 			const filters = checkFields(this, itemIndex, specs, present);
 			if (dated) {
-				const { date_debut: from, date_fin: to } = filters as {
-					date_debut?: string;
-					date_fin?: string;
-				};
+				const { date_debut: from, date_fin: to } = filters as Record<string, string | undefined>;
 				checkDateRange(source(this, specs.date_debut.label, itemIndex), from, to);
 			}
 			const { returnAll, limit } = readReturnAll(this, itemIndex);
 			const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 			const extra = readQueryParameters(this, itemIndex, options.queryParameters, filters);
+			const pageSizeLabel = source(this, labelOf([listOptions], 'pageSize'), itemIndex);
 			const pageSize = isBlank(options.pageSize)
 				? undefined
-				: toInteger(source(this, labelOf([listOptions], 'pageSize'), itemIndex), options.pageSize, {
-						min: 1,
-						max: MAX_PAGE_SIZE,
-					});
+				: toInteger(pageSizeLabel, options.pageSize, { min: 1, max: MAX_PAGE_SIZE });
 			// The transport reads the credential once: it refuses a query parameter named as its list
 			// conventions name the cursor or the page size, then resolves the filters, then reads.
 			const free = { label: labelOf([listOptions], 'queryParameters'), values: extra };

@@ -18,9 +18,8 @@ export function isLocatorValue(raw: unknown): raw is INodeParameterResourceLocat
 }
 
 /**
- * Reads a resource locator (or a plain value, as an AI tool or an expression may give, taken as
- * an ID) and checks it. An article locator in "By Reference" mode gives the reference, resolved
- * later.
+ * A resource locator checked (a plain value, as an AI tool or an expression may give, is an ID);
+ * an article locator in "By Reference" mode gives the reference, resolved later.
  */
 export function readLocator(src: ValueSource, raw: unknown, kind: IdKind): Locator {
 	const locator = isLocatorValue(raw) ? raw : { mode: 'id', value: raw };
@@ -37,11 +36,8 @@ export function getLocator(
 	property: INodeProperties,
 	kind: IdKind,
 ): Locator {
-	return readLocator(
-		{ node: ctx.getNode(), label: property.displayName, itemIndex },
-		ctx.getNodeParameter(property.name, itemIndex),
-		kind,
-	);
+	const src = { node: ctx.getNode(), label: property.displayName, itemIndex };
+	return readLocator(src, ctx.getNodeParameter(property.name, itemIndex), kind);
 }
 
 /** The ID behind a client or invoice locator (they have no reference mode). */
@@ -59,10 +55,7 @@ export async function findArticleByReference(erp: ItemErp, reference: string) {
 	return await erp.find('/articles', { reference }, (article) => article.reference === reference);
 }
 
-/**
- * The article IDs of `locators`, in order. Each distinct reference is looked up once; an unknown
- * one fails naming the parameter it came from.
- */
+/** The article IDs of `locators`, each distinct reference looked up once (unknown: an error). */
 export async function resolveArticleIds(
 	ctx: IExecuteFunctions,
 	erp: ItemErp,

@@ -23,6 +23,12 @@ export const resources = {
 	stockMovement,
 };
 
+/**
+ * Request Options, in two variants of one parameter name: with the idempotency key where a request
+ * may create a record (POST), without it elsewhere; the rate-limit wait cap in both.
+ */
+const creates = ['create', 'findOrCreate', 'send'];
+
 export const properties: INodeProperties[] = [
 	authenticationDescription,
 	{
@@ -48,23 +54,12 @@ export const properties: INodeProperties[] = [
 	},
 	...Object.values(resources).flatMap((resource) => resource.description),
 	decimalAmountsProperty,
-	...requestOptions(),
+	{ ...requestOptionsDescription, displayOptions: { show: { operation: creates } } },
+	{
+		...requestOptionsDescription,
+		options: requestOptionsDescription.options?.filter(
+			(option) => !['idempotency', 'customIdempotencyKey'].includes(option.name),
+		),
+		displayOptions: { hide: { operation: creates } },
+	},
 ];
-
-/**
- * Request Options, offered as they apply: the idempotency key only where a request may create a
- * record (POST), the rate-limit wait cap everywhere. Both variants share one parameter name.
- */
-function requestOptions(): INodeProperties[] {
-	const creates = ['create', 'findOrCreate', 'send'];
-	return [
-		{ ...requestOptionsDescription, displayOptions: { show: { operation: creates } } },
-		{
-			...requestOptionsDescription,
-			options: requestOptionsDescription.options?.filter(
-				(option) => !['idempotency', 'customIdempotencyKey'].includes(option.name),
-			),
-			displayOptions: { hide: { operation: creates } },
-		},
-	];
-}

@@ -16,10 +16,7 @@ const RECORDS = {
 	invoice: ['/factures', 'Invoice'],
 } as const;
 
-/**
- * The GET request of the record the item's `locator` parameter names (checked now; an article
- * reference is looked up when the step runs); `resource` names it in a "not found" error.
- */
+/** The GET request of the record `locator` names (checked now; a reference looked up later). */
 function locate(ctx: IExecuteFunctions, itemIndex: number, locator: INodeProperties, kind: IdKind) {
 	const given = getLocator(ctx, itemIndex, locator, kind);
 	const [path, name] = RECORDS[kind];
@@ -55,9 +52,8 @@ export function updateOperation(
 			const request = locate(this, itemIndex, locator, kind);
 			const given = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 			if (Object.keys(given).length === 0) {
-				const src = source(this, fieldsToUpdate.displayName, itemIndex);
 				throw invalid(
-					src,
+					source(this, fieldsToUpdate.displayName, itemIndex),
 					'add at least one field to change',
 					'An update with no field would change nothing.',
 				);
@@ -68,10 +64,7 @@ export function updateOperation(
 	};
 }
 
-/**
- * Create: a record of the `required` fields (required parameters) and the `optional` ones
- * ("Additional Fields"); `read` gives the checked body, for Find or Create too.
- */
+/** Create: the `required` fields and the `optional` ones; `read` gives the body (Find or Create too). */
 export function createOperation(
 	path: string,
 	required: INodeProperties[],
@@ -97,10 +90,7 @@ export function createOperation(
 	};
 }
 
-/**
- * Find or create: the record `find` returns, marked `_action: 'found'` (or what `whenFound` makes
- * of it), else the one POSTed to `path` with `body`, marked `_action: 'created'`.
- */
+/** Find or create: `find`'s record, `_action: 'found'` (or `whenFound`'s), else `body` POSTed, 'created'. */
 export async function findOrCreate(
 	erp: ItemErp,
 	find: () => Promise<IDataObject | undefined>,

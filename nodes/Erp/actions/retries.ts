@@ -1,11 +1,9 @@
-// What n8n's Retry On Fail (node Settings) may send again. n8n retries a node by running it again
-// over all its input items, when it threw or its first item failed. Each request already has the
-// pack's own retries, so on such a retry, in the same run of the node: a write the ERP answered
-// is not sent again (its answer is given again); an item that failed on a 429 (the pack already
-// waited as long as Max Rate-Limit Wait allows) or whose write may have been applied (no answer,
-// or a 5xx, after a POST, PATCH, PUT or DELETE) fails again with the same error, saying so; every
-// other item runs again. The memory is kept per run index with n8n's node context of this
-// execution (a WeakMap: nothing is saved with the execution).
+// What n8n's Retry On Fail may send again, when it runs the node again over all its items (it threw,
+// or its first item failed). Every request already had the pack's own retries, so within one run of
+// the node: a write the ERP answered is not sent again (its answer is given again); an item that
+// failed on a 429, or on no answer or a 5xx after a write (it may have been applied), fails again
+// with the same error, saying so; every other item runs again. The memory is per run index, in a
+// WeakMap on n8n's node context of this execution (nothing is saved with the execution).
 import type { IContextObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { erpErrorToJson } from '../../shared/transport';

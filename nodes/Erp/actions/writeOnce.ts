@@ -29,10 +29,8 @@ export async function oneAtATime<T>(
 	const id = `${String(credentials.baseUrl)}\n${key}`;
 	const previous = inFlight.get(id) ?? Promise.resolve();
 	const mine = previous.then(write, write);
-	const settled = mine.then(
-		() => undefined,
-		() => undefined,
-	);
+	const ignore = () => undefined;
+	const settled = mine.then(ignore, ignore);
 	inFlight.set(id, settled);
 	try {
 		return await mine;
@@ -72,11 +70,9 @@ export interface Lookup {
 }
 
 /**
- * The record written before, when `lookup` finds it and nothing differs; undefined when none is
- * found. Every page of the list is read and every record tested, so that an ERP ignoring the
- * filters does not fool it. A record that differs is the error `reference_conflict`; a list that
- * is not there (404, 405, 501) is `no_list_to_check`, naming the option: never a write without
- * the check, in silence.
+ * The record written before when `lookup` finds it (every page read: the filters are a hint) and
+ * nothing differs, else undefined. A record that differs is the error `reference_conflict`; a list
+ * that is not there (404, 405, 501) is `no_list_to_check`, naming the option: never a silent write.
  */
 export async function findWritten(
 	ctx: IExecuteFunctions,

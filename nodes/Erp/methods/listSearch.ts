@@ -1,4 +1,5 @@
-// Searchable lists of the resource locators. One page per call; the page's next_cursor is the
+// Searchable lists of the resource locators. One page per call, through the transport's list
+// reader (a server that refuses the page size gets a smaller one); the page's next_cursor is the
 // pagination token, so the editor loads further pages as the user scrolls.
 import type {
 	IDataObject,
@@ -11,17 +12,6 @@ import { erpListPage } from '../../shared/transport';
 
 const PAGE_SIZE = 50;
 
-/** One page, through the transport's list reader: a server that refuses the page size gets a smaller one. */
-async function listPage(
-	ctx: ILoadOptionsFunctions,
-	path: string,
-	qs: IDataObject,
-	cursor?: string,
-	pageSize = PAGE_SIZE,
-) {
-	return await erpListPage.call(ctx, path, qs, { pageSize, cursor: cursor || undefined });
-}
-
 function money(cents: unknown): string {
 	return typeof cents === 'number' ? (cents / 100).toFixed(2) : '?';
 }
@@ -33,7 +23,8 @@ function searchByText(path: string, name: (record: IDataObject) => string) {
 		filter?: string,
 		paginationToken?: string,
 	): Promise<INodeListSearchResult> {
-		const page = await listPage(this, path, filter ? { q: filter } : {}, paginationToken);
+		const options = { pageSize: PAGE_SIZE, cursor: paginationToken || undefined };
+		const page = await erpListPage.call(this, path, filter ? { q: filter } : {}, options);
 		return {
 			results: page.data.map((record) => ({ name: name(record), value: String(record.id) })),
 			paginationToken: page.nextCursor,
@@ -68,7 +59,8 @@ export async function searchInvoices(
 	const results: INodeListSearchItems[] = [];
 	let cursor = paginationToken;
 	for (let pages = 0; pages < (wanted ? INVOICE_SCAN_PAGES : 1); pages++) {
-		const page = await listPage(this, '/factures', {}, cursor, wanted ? 100 : PAGE_SIZE);
+		const options = { pageSize: wanted ? 100 : PAGE_SIZE, cursor: cursor || undefined };
+		const page = await erpListPage.call(this, '/factures', {}, options);
 		for (const invoice of page.data) {
 			const text = [invoice.numero, invoice.id, invoice.reference_externe].map(String).join(' ');
 			if (wanted && !text.toLowerCase().includes(wanted)) continue;

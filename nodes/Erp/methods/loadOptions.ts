@@ -13,12 +13,8 @@ const CATEGORY_SCAN_LIMIT = 1000;
  */
 export async function getCategories(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const categories = new Map<string, string>();
-	for await (const page of erpPaginate.call(
-		this,
-		'/articles',
-		{},
-		{ pageSize: 100, max: CATEGORY_SCAN_LIMIT },
-	)) {
+	const options = { pageSize: 100, max: CATEGORY_SCAN_LIMIT };
+	for await (const page of erpPaginate.call(this, '/articles', {}, options)) {
 		for (const article of page) {
 			const categorie = article.categorie as IDataObject | undefined;
 			if (categorie && typeof categorie.id === 'string') {

@@ -3,12 +3,9 @@ import type { ValueSource } from '../../../shared/validation';
 import { invalid, toText } from '../../../shared/validation';
 
 /**
- * A path relative to the credential's Base URL (which ends in /v1), for the API Request operation:
- * `/paie/bulletins` or `paie/bulletins`. Everything that could take the request elsewhere is
- * refused: an absolute or protocol-relative URL, backslashes, `.` and `..` segments (also
- * percent-encoded, which URL parsers resolve like plain ones), encoded slashes, empty segments.
- * So are a query string (Query Parameters carry it), spaces and control characters, and a
- * leading /v1 (the Base URL has it already).
+ * A path after the credential's Base URL (which ends in /v1): `/paie/bulletins` or `paie/bulletins`.
+ * Refused: whatever could leave the Base URL (`.` and `..` segments also percent-encoded, which URL
+ * parsers resolve like plain ones), a query string, spaces and control characters, a leading /v1.
  */
 export function toApiPath(source: ValueSource, value: unknown): string {
 	const text = toText(source, value, 'apiPath');

@@ -8,7 +8,7 @@ import type { ValueSource } from '../../../shared/validation';
 import { invalid, isBlank, labelOf, toEnum } from '../../../shared/validation';
 import { queryParametersProperty, returnAllAndLimit } from '../common.descriptions';
 import type { ItemErp, ItemRequest, OperationResult, Prepared } from '../erp';
-import { source } from '../fields';
+import { isRecord, source } from '../fields';
 import { readQueryParameters, readReturnAll } from '../lists';
 import { toApiPath } from './path';
 
@@ -95,12 +95,9 @@ export const properties: INodeProperties[] = [
 	},
 ];
 
-const isObject = (value: unknown): value is IDataObject =>
-	typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /** An n8n item's json: an object as it is; anything else under `data`. */
 const asItem = (value: unknown): IDataObject =>
-	isObject(value) ? value : { data: value as IDataObject };
+	isRecord(value) ? value : { data: value as IDataObject };
 
 /** The Body parameter: a JSON object (text or object), or undefined when empty. */
 function readBody(src: ValueSource, raw: unknown): IDataObject | undefined {
@@ -113,7 +110,7 @@ function readBody(src: ValueSource, raw: unknown): IDataObject | undefined {
 			throw invalid(src, `not valid JSON (${(error as Error).message})`);
 		}
 	}
-	if (!isObject(body)) throw invalid(src, 'expected a JSON object, such as { "montant": 1000 }');
+	if (!isRecord(body)) throw invalid(src, 'expected a JSON object, such as { "montant": 1000 }');
 	return body;
 }
 
@@ -128,14 +125,8 @@ export function prepare(this: IExecuteFunctions, itemIndex: number, erp: ItemErp
 	const output =
 		method === 'GET' ? toEnum(src('output'), param('output', 'items'), OUTPUTS) : 'body';
 	const max = output === 'items' ? readReturnAll(this, itemIndex).limit : undefined;
-	const request: ItemRequest = {
-		method,
-		path,
-		qs,
-		body,
-		// Only a read is resent after a lost answer: an unknown endpoint's write may not be idempotent.
-		resendable: method === 'GET',
-	};
+	// Only a read is resent after a lost answer: an unknown endpoint's write may not be idempotent.
+	const request: ItemRequest = { method, path, qs, body, resendable: method === 'GET' };
 	// The automatic key covers the query too: two POSTs that differ only there are two requests.
 	if (method === 'POST' && erp.settings.idempotencyKey === 'auto' && Object.keys(qs).length > 0) {
 		request.idempotencyKey = deriveIdempotencyKey({
@@ -162,11 +153,8 @@ export function prepare(this: IExecuteFunctions, itemIndex: number, erp: ItemErp
 		// The next pages, through the transport's list reader: same query, the cursor, and the page
 		// size given under Query Parameters (by its name in the credential's conventions), if any.
 		const pageSize = Number(qs[(await erp.lists()).pageSizeParam]) || undefined;
-		for await (const page of erp.paginate(path, qs, {
-			cursor: next,
-			pageSize,
-			max: max === undefined ? undefined : max - items.length,
-		})) {
+		const rest = max === undefined ? undefined : max - items.length;
+		for await (const page of erp.paginate(path, qs, { cursor: next, pageSize, max: rest })) {
 			for (const element of page) items.push(asItem(element));
 		}
 		return items;

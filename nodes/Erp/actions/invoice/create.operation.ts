@@ -225,13 +225,9 @@ export function prepare(this: IExecuteFunctions, itemIndex: number, erp: ItemErp
 	}
 	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const extra = checkFields(this, itemIndex, extraSpecs, additional);
-	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const checkExisting =
-		options.checkExisting === undefined ||
-		toBoolean(
-			source(this, labelOf(properties, 'options', 'checkExisting'), itemIndex),
-			options.checkExisting,
-		);
+	const { checkExisting: check } = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const checkLabel = source(this, labelOf(properties, 'options', 'checkExisting'), itemIndex);
+	const checkExisting = check === undefined || toBoolean(checkLabel, check);
 	return async () => {
 		const articleIds = await resolveArticleIds(this, erp, lines);
 		const body: IDataObject = {

@@ -104,11 +104,9 @@ export function prepare(this: IExecuteFunctions, itemIndex: number, erp: ItemErp
 	});
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const label = (name: string) => source(this, labelOf(properties, 'options', name), itemIndex);
-	const checks = {
-		checkExisting:
-			options.checkExisting === undefined ||
-			toBoolean(label('checkExisting'), options.checkExisting),
-		whenPaid: toEnum(label('whenPaid'), options.whenPaid ?? 'error', WHEN_PAID),
-	};
+	const { checkExisting: check } = options;
+	const checkExisting = check === undefined || toBoolean(label('checkExisting'), check);
+	const whenPaid = toEnum(label('whenPaid'), options.whenPaid ?? 'error', WHEN_PAID);
+	const checks = { checkExisting, whenPaid };
 	return async () => await recordOnce(this, erp, { facture_id, ...body }, checks);
 }

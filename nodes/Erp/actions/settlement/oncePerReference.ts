@@ -42,7 +42,6 @@ export async function recordOnce(
 	checks: { checkExisting: boolean; whenPaid: (typeof WHEN_PAID)[number] },
 ): Promise<IDataObject> {
 	const factureId = String(body.facture_id);
-	const { itemIndex } = erp;
 	const reference = body.reference === undefined ? undefined : String(body.reference);
 	// Run again (n8n's Retry On Fail, retries.ts), this write looks first once the invoice has a
 	// settlement, as it has after a write that went through: safe to run again.
@@ -96,7 +95,7 @@ export async function recordOnce(
 			}
 			throw codedError(
 				ctx,
-				itemIndex,
+				erp.itemIndex,
 				'invoice_already_paid',
 				`Invoice ${named} is already paid in full: nothing was recorded`,
 				`The invoice has nothing left to pay, so this payment would be money recorded twice. To let such items go on without an error (marked "skipped"), set ${PAID_OPTION} to Skip the Item.`,
