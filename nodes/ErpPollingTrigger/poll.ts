@@ -1,11 +1,9 @@
 // One poll of the ERP Polling Trigger: what is new since the saved position, as items.
 //
-// The node's static data holds `watch` (what the position belongs to), `position` (the id of the
-// last record read), `since` (Start From a date) and the watch's own keys (nodes/shared/watches).
-// n8n saves it after the poll at activation and start and after a poll that emits items, not
-// after a quiet poll: every watch is built so that losing a quiet poll's change is harmless (the
-// next poll reads the same records again and finds nothing to emit). n8n 2.41's durable poll
-// cursors save a quiet scheduled poll but not the poll at publication (see `pollFrom`).
+// The node's static data holds `watch`, `position` (the id of the last record read), `since`
+// (Start From a date) and the watch's own keys. n8n saves it after the poll at activation and
+// start and after a poll that emits items, not after a quiet poll: losing a quiet poll's change
+// is harmless (the next poll reads the same records again and finds nothing to emit).
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
@@ -50,14 +48,12 @@ const stateText = (state: IDataObject): string =>
 	JSON.stringify(STATE_KEYS.map((key) => state[key] ?? null));
 
 /**
- * A scheduled poll (activation, start, or the schedule): the new items, the state moved on; or
- * undefined while this node's previous poll still runs in this process (n8n starts polls on
- * schedule even then, after a long catch-up or rate-limit waits): two polls never read from the
- * same position. Polls run in one process (n8n's main, the leader in multi-main).
+ * A scheduled poll: the new items, the state moved on; or undefined while this node's previous
+ * poll still runs in this process (n8n starts polls on schedule even then): two polls never read
+ * from the same position. Polls run in one process (n8n's main, the leader in multi-main).
  *
- * n8n 2.41's durable poll cursors save the state with the execution a poll starts, a moment after
- * the poll returns: a poll in between (the schedule's, right after the one at start) was handed the
- * state from before the last emit, and emitted its items again (seen in real n8n: the same 3
+ * n8n 2.41's durable poll cursors save the state a moment after the poll returns: a poll in
+ * between was handed the state from before the last emit and emitted its items again (the same 3
  * alerts twice, 2.3 s apart). So when the state handed over is exactly the one the last emit in
  * this process started from, the state that emit left is taken instead.
  */
@@ -103,8 +99,7 @@ async function pollFrom(
 ): Promise<IDataObject[]> {
 	const { watch } = settings;
 	if (state.watch !== watch.name) {
-		// First activation, or the node now watches something else: a new start. The state changes
-		// only once the start is known (a failed read leaves it as it was, to start again).
+		// A new start (first activation, or another watch); a failed read leaves the state as it was.
 		const end =
 			settings.startFrom === 'now'
 				? await readSince(context, watch, undefined, undefined)
@@ -114,9 +109,8 @@ async function pollFrom(
 		if (end !== undefined) {
 			if (end.position !== undefined) state.position = end.position;
 			Object.assign(state, watch.start(end.items));
-			// n8n 2.41's durable poll cursors (`poller_state`) do not save the poll at publication:
-			// without this commit a restart started from now again, skipping what happened while n8n
-			// was stopped. Elsewhere there is no such hook and n8n saves it. A failure fails publishing.
+			// n8n 2.41's durable poll cursors do not save the poll at publication: without this commit
+			// a restart started from now again, skipping what happened meanwhile. A failure fails it.
 			const commit = (context as { __commitCursor?: () => Promise<void> }).__commitCursor;
 			if (typeof commit === 'function') await commit();
 			return [];
@@ -143,11 +137,7 @@ async function pollFrom(
 	return step.items;
 }
 
-/**
- * "Fetch Test Event": the most recent item, read from the whole list; nothing saved or changed.
- * When there is none, an error that says why (the list is empty, or nothing in it is an item of
- * this watch), rather than an empty result the editor cannot explain.
- */
+/** "Fetch Test Event": the most recent item of the whole list, nothing saved; if none, why. */
 export async function manualPoll(
 	context: IPollFunctions,
 	settings: PollSettings,

@@ -9,13 +9,11 @@ import type { Watch } from '../shared/watches';
 export const DEFAULT_MAX_PAGES = 10;
 export const MAX_PAGES_CAP = 100;
 
-export type StartFrom = 'now' | 'beginning' | 'date';
-
 export interface PollSettings {
 	watch: Watch;
 	/** The watch's own options (its readOptions). */
 	options: unknown;
-	startFrom: StartFrom;
+	startFrom: 'now' | 'beginning' | 'date';
 	/** ISO time, with Start From "date". */
 	since?: string;
 	maxPages: number;

@@ -1,9 +1,6 @@
 // The ERP Trigger: a webhook the node registers in the ERP, each signed delivery checked and run
-// once. webhook.ts: `webhook()` in five steps (signature.ts, events.ts, replay.ts, delivery.ts);
-// webhookLifecycle.ts: the registration in the ERP; triggerRun.ts: `trigger()`, the test run and
-// the published trigger's scheduled registration check and catch-up (catchUp.ts, identity.ts,
-// ranEvents.ts, reports.ts); memory.ts: all a trigger node remembers in the n8n process;
-// options.ts: the node's Options; credentialRead.ts: a credential read shared by deliveries.
+// once. webhook.ts: `webhook()`; webhookLifecycle.ts: the registration in the ERP; triggerRun.ts:
+// `trigger()` (test run, scheduled registration check and catch-up); memory.ts: what it remembers.
 import type {
 	IHookFunctions,
 	INodeType,
@@ -105,12 +102,8 @@ export class ErpTrigger implements INodeType {
 		],
 	};
 
-	/** What the node remembers in this n8n process (memory.ts). n8n passes nothing. */
-	readonly memory: TriggerMemory;
-
-	constructor(memory: TriggerMemory = processMemory) {
-		this.memory = memory;
-	}
+	/** `memory`: what the node remembers in this n8n process (memory.ts). n8n passes nothing. */
+	constructor(readonly memory: TriggerMemory = processMemory) {}
 
 	trigger = withMemory(this, runTrigger);
 

@@ -1,16 +1,12 @@
-// Catch-up: the events the webhook missed (n8n down, the registration lost, deliveries the ERP gave
-// up on), read from the ERP's lists as the ERP Polling Trigger's watches read them
-// (nodes/shared/watches), each run once (identity.ts, ranEvents.ts), after each registration check.
+// Catch-up: the events the webhook missed, read from the ERP's lists with the ERP Polling
+// Trigger's watches, each run once (identity.ts, ranEvents.ts), after each registration check.
 //
-// Saved in the node's static data under `catchUp`, per event type: the watch's position (the id of
-// the last record read), its own state, and `readTo` (WatchPosition). The first time, each watch
-// starts from now. Then each check emits every new event whose identity has not run yet, except
-// records younger than GRACE_SECONDS, which may still come by webhook: the position stops before
-// the first of them. n8n saves the moved positions with the next emit, so a restart may read some
-// records again, whose events are in the saved memory of events that ran. A failure is reported
-// and leaves that type's position where it was. With catch-up off, the state and that memory are
-// dropped: turned on again, it starts from now (reading from the old position would run again
-// the events that ran meanwhile, which were not recorded).
+// Saved in the node's static data under `catchUp`, per event type (WatchPosition). The first time,
+// each watch starts from now. Then each check emits every new event whose identity has not run
+// yet, except records younger than GRACE_SECONDS, which may still come by webhook: the position
+// stops before the first of them. A restart may read some records again; their events are in the
+// saved memory of events that ran. A failure leaves that type's position where it was. With
+// catch-up off, the state and that memory are dropped: turned on again, it starts from now.
 import type { IDataObject, ITriggerFunctions } from 'n8n-workflow';
 
 import { createdAt, readSince } from '../shared/watches';
@@ -31,14 +27,10 @@ export const GRACE_SECONDS = 60;
 /** Most list pages read per event type and check; the rest comes at the next checks. */
 const MAX_PAGES = 10;
 
-/** What catch-up keeps per event type. */
+/** Per event type: the watch's position and state; every record after it is from `readTo` on. */
 interface WatchPosition {
 	position?: string;
 	state: IDataObject;
-	/**
-	 * Every record after `position` was created at or after this Unix second (when known): set when
-	 * a read reached the end of the list, it tells ranEvents.ts which events no catch-up can read.
-	 */
 	readTo?: number;
 }
 
@@ -46,9 +38,8 @@ const seconds = (ms: number) => Math.floor(ms / 1000);
 
 /**
  * The records old enough to be caught up (those before the first younger than the grace), and
- * `readTo` for a read of the whole rest of the list that started at `startedMs`: the records not
- * read were created after that, those left for the next check at their own time (unknown when one
- * has none).
+ * `readTo` for a read of the rest of the list begun at `startedMs` (unknown when a record left for
+ * the next check has no time).
  */
 function settled(
 	watch: Watch,
@@ -89,9 +80,8 @@ const typesOf = (context: ITriggerFunctions) =>
 	caughtUpEvents(normalizeEvents(context.getNodeParameter('events', [])));
 
 /**
- * At activation and start (in `trigger()`, after which n8n saves the static data): each selected
- * event type with no saved position starts from now. A failure is thrown: the activation fails
- * rather than starting without the start saved.
+ * At activation and start (n8n saves the static data after): each selected event type with no
+ * saved position starts from now. A failure fails the activation.
  */
 export async function startCatchUp(context: ITriggerFunctions): Promise<void> {
 	const data = context.getWorkflowStaticData('node');

@@ -1,10 +1,7 @@
-// The credential read of a delivery, shared by the deliveries that wait for it together, and
-// never begun before a delivery that uses it arrived. In n8n 2.41 a credential read is a database
-// query, a decryption and a new expression isolate: per delivery, it was a third of the isolates
-// a burst cost n8n (bench P8, bench/performance-notes.md). Deliveries that arrive while a read is
+// The credential read of a delivery, shared by the deliveries that wait for it together (in n8n
+// 2.41 a read was a third of a burst's isolates, bench P8). Deliveries that arrive while a read is
 // under way share the next read, which begins when that one ends: each is checked with the
-// credential as saved when it arrived or later (an edited Webhook Secret applies to the next
-// delivery), and every check still runs per delivery.
+// credential as saved when it arrived or later, and every check still runs per delivery.
 import type { ICredentialDataDecryptedObject, IWebhookFunctions } from 'n8n-workflow';
 
 import type { CredentialRead } from '../shared/transport';
@@ -12,12 +9,8 @@ import type { CredentialReads, NodeMemory } from './memory';
 
 type Read = Promise<ICredentialDataDecryptedObject>;
 
-const settled = async (read: Read): Promise<void> => {
-	await read.then(
-		() => undefined,
-		() => undefined,
-	);
-};
+const ignore = () => undefined;
+const settled = (read: Read): Promise<void> => read.then(ignore, ignore);
 
 function begin(
 	reads: Map<string, CredentialReads>,
@@ -35,9 +28,8 @@ function begin(
 }
 
 /**
- * For `getGuardedCredentials`: `read()` of this delivery's credential, or the result of a read
- * that begins after this call and serves every delivery to the same node and credential that
- * arrived meanwhile (kept in the node's memory, `credentialReads`).
+ * For `getGuardedCredentials`: `read()` of this delivery's credential, or a read that begins after
+ * this call and serves every delivery to the same node and credential that arrived meanwhile.
  */
 export const sharedReads =
 	(context: IWebhookFunctions, memory: NodeMemory): CredentialRead =>

@@ -1,12 +1,10 @@
 // webhook()'s last two steps: what becomes of an accepted delivery, and the answer. Each event runs
-// once, whether it came by webhook, by catch-up (catchUp.ts), or both:
+// once, whether it came by webhook, by catch-up, or both:
 // - Catch Up Missed Events off: one run, `webhook()`'s own.
-// - The trigger runs in this process (the memory's `live`, triggerRun.ts): an event whose identity
-//   already ran is answered 200 and starts nothing; otherwise its identity is recorded in the
-//   trigger's static data and the item goes to the trigger's `emit`, which saves that data with
-//   the run. The sender gets 200 with no body, as for a run of `webhook()`'s own.
-// - It does not (a queue-mode webhook processor, or n8n still starting): `webhook()`'s own run,
-//   the identity recorded in this process only, where catch-up cannot see it (logged once).
+// - The trigger runs in this process (`live`): an event whose identity already ran is answered 200
+//   and starts nothing; otherwise its identity is recorded in the trigger's static data and the
+//   item goes to the trigger's `emit`, which saves that data with the run (200, no body).
+// - It does not: `webhook()`'s own run, the identity recorded in this process only (logged once).
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import type { ApiConventions, EventConventions } from '../shared/conventions';
@@ -88,10 +86,7 @@ function deliverOnce(
 	return { noWebhookResponse: true };
 }
 
-/**
- * webhook()'s step 4: the item handed over to a run (above), or in a test run to the manual
- * trigger, which emits it (triggerRun.ts); step 5, the answer, is the run's own or `answer`.
- */
+/** Step 4: the item handed over to a run (above), or in a test run to the manual trigger. */
 export function handOver(
 	context: IWebhookFunctions,
 	memory: NodeMemory,

@@ -110,10 +110,7 @@ export const eventsProperties: INodeProperties[] = [
 	},
 ];
 
-/**
- * The selection as sent to and compared with the ERP: `['*']` when All Events is chosen,
- * otherwise the unique event names in a fixed order.
- */
+/** The selection as sent to the ERP: `['*']` for All Events, else the unique names, sorted. */
 export function normalizeEvents(events: unknown): string[] {
 	const list = (Array.isArray(events) ? events : [events]).filter(
 		(event): event is string => typeof event === 'string' && event !== '',
@@ -139,9 +136,8 @@ export type ReadEvent =
 	| { ok: false; message: string };
 
 /**
- * The event in a delivery's parsed body, where the credential's conventions say it is: the type
- * at `typePath` (or in the `typeHeader`, when set), the id at `idPath` (a text or a whole number),
- * the data at `dataPath`; `created_at` at the top when there is one. The body must be an object.
+ * The event in a delivery's parsed body (an object), where the credential's conventions say: the
+ * type at `typePath` (or in `typeHeader`), the id at `idPath`, the data at `dataPath`.
  */
 export function readEvent(
 	body: unknown,

@@ -1,8 +1,6 @@
-// An event's identity: what makes a webhook delivery and an event caught up from a list the same
-// event, so that it runs once (docs/api-contract.md, *Catch-up and event identity*): its type and a
-// key in its data, the invoice's id for `vente.creee` and `facture.payee`, the stock movement's id
-// for `stock.bas` (`mouvement_id`). Where a delivery holds it is the credential's Custom API
-// Conventions (Event Identity Paths); an item derived from a list has that key as its `id`.
+// An event's identity, what makes a delivery and an event caught up from a list the same event
+// (docs/api-contract.md): its type and a key in its data (the invoice's or stock movement's id),
+// found in a delivery at the credential's Event Identity Paths; a list-derived item's `id`.
 import type { IDataObject } from 'n8n-workflow';
 
 import type { EventConventions } from '../shared/conventions';

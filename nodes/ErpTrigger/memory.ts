@@ -1,20 +1,11 @@
-// What a trigger node remembers in this n8n process, and for how long: one NodeMemory per trigger
-// node, keyed by workflow id and node id, in one TriggerMemory per process: the only module-level
-// state of the triggers. A restart of n8n empties it; what must survive one is in the node's
-// static data, which n8n saves (webhookLifecycle.ts, catchUp.ts, ranEvents.ts). n8n builds the
-// node classes with no argument, so they use `processMemory`; a test passes its own TriggerMemory
-// (other limits, an earlier `since`), as a new process would.
+// What a trigger node remembers in this n8n process: one NodeMemory per node (by workflow and node
+// id) in one TriggerMemory per process, the triggers' only module-level state. A restart empties
+// it; what must survive one is in the node's static data. n8n builds the nodes with no argument,
+// so they use `processMemory`; a test passes its own TriggerMemory, as a new process would.
 import type { IDataObject, ICredentialDataDecryptedObject, INodeExecutionData } from 'n8n-workflow';
 
 /** Why a stored registration could not be kept (webhookLifecycle.ts, `inspectRegistration`). */
 export type LostReason = 'gone' | 'disabled' | 'otherUrl' | 'otherEvents' | 'noSecret';
-
-/** What a restore reports in the next item: when, why, and the new registration's id. */
-export interface RestoreNote {
-	restored_at: string;
-	reason: LostReason;
-	webhook_id: string;
-}
 
 /** A trigger running in this process: its `emit` (which saves its static data first), its data. */
 export interface LiveTrigger {
@@ -42,22 +33,18 @@ export interface NodeMemory {
 	ran: Map<string, number>;
 	/** The counted size of each saved memory object of the static data (ranEvents.ts). */
 	savedSizes: WeakMap<object, number>;
-	/** A restore not yet reported in an item (reports.ts): until the next item. */
-	restoreNote?: RestoreNote;
-	/**
-	 * The secret of the registration a scheduled check restored last (triggerRun.ts): n8n does not
-	 * save static data after a check, so deliveries are also tried with it, until the process ends.
-	 */
+	/** A restore not yet reported in an item (reports.ts): when, why, the new registration's id. */
+	restoreNote?: { restored_at: string; reason: LostReason; webhook_id: string };
+	/** A scheduled check's restored secret, also tried on deliveries (n8n does not save it then). */
 	restoredSecret?: string;
 	/** Why checkExists found the registration lost, for the `create` n8n runs right after it. */
 	lostAtCheck?: LostReason;
 	/**
-	 * n8n's checkExists, and the create that follows it, are under way (webhookLifecycle.ts): n8n
-	 * 2.41 runs them at an activation or start at the same time as `trigger()`, whose scheduled
-	 * check then waits for the next tick (triggerRun.ts), as checkExists waits for `checking`.
+	 * n8n's checkExists and the create after it are under way: n8n 2.41 runs them at the same time
+	 * as `trigger()`, whose scheduled check then waits for the next tick, as checkExists waits for
+	 * `checking`, the scheduled registration check under way.
 	 */
 	registering: boolean;
-	/** The scheduled registration check under way (triggerRun.ts): while it runs. */
 	checking?: Promise<void>;
 	/** Credential reads shared by deliveries, by mode, type and credential (credentialRead.ts). */
 	credentialReads: Map<string, CredentialReads>;
@@ -67,12 +54,9 @@ export interface NodeMemory {
 	testDelivery?: INodeExecutionData[][];
 	/** Warnings already logged, by kind (delivery.ts): once per process. */
 	warned: Set<string>;
-	/** The ERP Polling Trigger's poll is running (ErpPollingTrigger/poll.ts): while it runs. */
+	/** The ERP Polling Trigger's poll is running (ErpPollingTrigger/poll.ts). */
 	polling: boolean;
-	/**
-	 * The ERP Polling Trigger's state before and after its last poll that emitted items, as JSON
-	 * (ErpPollingTrigger/poll.ts): until the process ends.
-	 */
+	/** The ERP Polling Trigger's state before and after its last poll that emitted items, as JSON. */
 	lastEmit?: { before: string; after: string };
 }
 

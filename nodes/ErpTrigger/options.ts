@@ -58,11 +58,7 @@ export const optionsDescription = optionsCollection([
 	},
 ]);
 
-/**
- * The node's Options, checked with the shared input checks: a bad value set through an expression
- * is refused naming the option, at activation and on each delivery, instead of refusing every
- * delivery silently.
- */
+/** The node's Options, checked: a bad value set through an expression is refused naming it. */
 export function readOptions(
 	context: IHookFunctions | IWebhookFunctions | ITriggerFunctions,
 ): TriggerOptions {

@@ -1,13 +1,9 @@
-// The events that already ran, by identity (identity.ts), per trigger node: what makes each event
-// run once whether it came by webhook, by catch-up, or both. Kept in two places: the node's static
-// data, saved with each run and so kept over a restart; and the process memory (memory.ts), for a
-// delivery received where the trigger does not run (a queue-mode webhook processor, or the instant
-// before the trigger started). Each keeps at most `maxRanEvents`, the oldest forgotten first.
-//
-// The saved memory is trimmed at each catch-up to what can still be needed (docs/api-contract.md,
-// *Catch-up and event identity*): `ranEvents`, the delivered events, while a catch-up may still
-// read their record; `ranCaughtUp`, the caught-up events, for a sender's late retry of the same
-// event, CAUGHT_UP_KEEP_SECONDS.
+// The events that already ran, by identity, per trigger node: each event runs once whether it
+// came by webhook, by catch-up, or both. Kept in the node's static data (saved with each run) and
+// in the process memory, for a delivery received where the trigger does not run. Each keeps at
+// most `maxRanEvents`. The saved memory is trimmed at each catch-up to what can still be needed
+// (docs/api-contract.md): `ranEvents`, the delivered events, while a catch-up may still read their
+// record; `ranCaughtUp`, the caught-up events, CAUGHT_UP_KEEP_SECONDS, for a sender's late retry.
 import type { IDataObject } from 'n8n-workflow';
 
 import type { NodeMemory } from './memory';
@@ -16,20 +12,13 @@ import type { NodeMemory } from './memory';
 export const RAN_EVENTS_KEY = 'ranEvents';
 export const RAN_CAUGHT_UP_KEY = 'ranCaughtUp';
 
-/**
- * The saved memory is trimmed back to `maxRanEvents` once it holds this many more: counting an
- * object's keys costs O(size), so trims are spaced to stay O(1) per event.
- */
+/** The saved memory is trimmed back to `maxRanEvents` once it holds this many more (O(1) each). */
 export const TRIM_SLACK = 1_000;
 
 /** The most the ERP's clock and n8n's may differ by (a record's time against when its event ran). */
 export const CLOCK_MARGIN_SECONDS = 5 * 60;
 
-/**
- * How long a caught-up event's identity is kept: longer than a sender retries a delivery (Shopify
- * over about 4 hours, the sandbox within about 90 s). A sender still retrying after that runs the
- * event again.
- */
+/** How long a caught-up event's identity is kept: longer than a sender retries (Shopify ~4 h). */
 export const CAUGHT_UP_KEEP_SECONDS = 72 * 60 * 60;
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
@@ -67,10 +56,9 @@ function remember(
 }
 
 /**
- * Whether `identity` runs now for the trigger node of `memory`: false when it already ran (in this
- * process, or in `saved`, the trigger's static data, when the trigger runs in this process);
- * otherwise it is recorded in both (as caught up when `caughtUp`) and true, each keeping at most
- * `maxRanEvents`. Check and record are one synchronous step.
+ * Whether `identity` runs now: false when it already ran (in this process, or in `saved`, the
+ * trigger's static data); otherwise it is recorded in both (as caught up when `caughtUp`). Check
+ * and record are one synchronous step.
  */
 export function firstRun(
 	memory: NodeMemory,
@@ -114,10 +102,9 @@ function forgetWhere(
 }
 
 /**
- * Forgets, in the saved memory `saved`, what no catch-up and no sender can bring again: a
- * delivered event that ran before `readTo(type)` - CLOCK_MARGIN_SECONDS (`readTo`: the Unix second
- * up to which its event type's list was read whole, +Infinity when it has no catch-up position,
- * -Infinity when not known), a caught-up event after CAUGHT_UP_KEEP_SECONDS.
+ * Forgets in `saved` what no catch-up and no sender can bring again: a delivered event that ran
+ * before `readTo(type)` - CLOCK_MARGIN_SECONDS (the Unix second up to which its type's list was
+ * read whole), a caught-up event after CAUGHT_UP_KEEP_SECONDS.
  */
 export function forgetUnneeded(
 	memory: NodeMemory,

@@ -39,17 +39,15 @@ export function withRestoreNote(item: IDataObject, memory: NodeMemory): IDataObj
 	return { ...item, registration: { ...note } };
 }
 
-/** What failed, for the log and the failed execution: "checking ..." and "could not ...". */
-interface FailedWork {
-	doing: string;
-	couldNot: string;
-}
-
 /**
- * A scheduled job's failure, never silent: logged as an error in n8n's log and saved as a failed
- * execution where n8n offers it (2.x: the executions list, and the error workflow if one is set).
+ * A scheduled job's failure (`work`: "checking ..." and "could not ..."), never silent: logged as
+ * an error and saved as a failed execution where n8n offers it (2.x).
  */
-export function reportFailure(context: ITriggerFunctions, cause: unknown, work: FailedWork): void {
+export function reportFailure(
+	context: ITriggerFunctions,
+	cause: unknown,
+	work: { doing: string; couldNot: string },
+): void {
 	const error =
 		cause instanceof NodeOperationError
 			? cause

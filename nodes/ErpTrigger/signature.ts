@@ -1,6 +1,5 @@
-// Signature checks of webhook deliveries: one pure function per scheme (no n8n context, no clock,
-// no I/O), with the same input and result; `verifySignature` picks the credential's scheme (Custom
-// API Conventions, ../shared/conventions.ts).
+// Signature checks of webhook deliveries: one pure function per scheme (no context, clock or I/O);
+// `verifySignature` picks the credential's scheme (Custom API Conventions).
 // - Standard Webhooks (https://www.standardwebhooks.com), the contract's default: headers
 //   `webhook-id`, `webhook-timestamp` (Unix seconds) and `webhook-signature` (space-separated
 //   `v1,<base64>` entries), HMAC-SHA256 of `<id>.<timestamp>.<raw body>` keyed with the

@@ -1,17 +1,14 @@
-// The ERP Trigger's `trigger()`, which n8n runs at every activation and start, and in a test run.
+// The ERP Trigger's `trigger()`, run at every activation and start, and in a test run.
 //
-// While published, it schedules (with `registerCron`, no timers) the registration check (still
-// active in the ERP, with this URL, these events, a secret we hold? if not, register again: the
-// ERP cannot re-enable a disabled one), then the catch-up (catchUp.ts); never silent (reports.ts).
-// A check costs one request (GET /webhooks/:id); a restore adds GET /webhooks, maybe a DELETE, and
-// the POST. It also puts itself in the node's memory (`live`), so that `webhook()` in this process
-// hands accepted deliveries to its `emit`: n8n saves the trigger's static data when it emits (never
-// what `webhook()` writes), so every event that runs is saved with its run.
+// While published, it schedules (`registerCron`) the registration check (if the ERP no longer
+// holds it active, with this URL, these events and a secret we hold, register again), then the
+// catch-up (catchUp.ts). It also puts itself in the node's memory (`live`): `webhook()` hands
+// accepted deliveries to its `emit`, since n8n saves static data when a trigger emits, never what
+// `webhook()` writes.
 //
-// A test run: n8n runs `webhook()` for the delivery on the test URL, then, because the node has a
-// `trigger()`, runs that in manual mode instead of passing on what `webhook()` returned (n8n-core's
-// WorkflowExecute.runNode, 1.123.81 to 2.41.x). So `webhook()` leaves the accepted test delivery in
-// the node's memory (`testDelivery`), and the manual trigger emits it.
+// A test run: n8n runs `webhook()` on the test URL, then this `trigger()` in manual mode instead
+// of passing on what `webhook()` returned (WorkflowExecute.runNode, 1.123.81 to 2.41.x), so
+// `webhook()` leaves the test delivery in the memory (`testDelivery`) for the manual trigger.
 import type { IDataObject, ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
@@ -66,14 +63,10 @@ async function check(context: ITriggerFunctions, memory: NodeMemory): Promise<vo
 }
 
 /**
- * The scheduled check: false, checking nothing, while n8n's checkExists and create run (memory.ts,
- * `registering`). Nothing to check with manual registration, or before the first registration
- * (n8n registers at activation).
+ * The scheduled check: false, checking nothing, while n8n's checkExists and create run
+ * (`registering`). Nothing to check with manual registration, or before the first registration.
  */
-async function checkRegistration(
-	context: ITriggerFunctions,
-	memory: NodeMemory,
-): Promise<boolean> {
+async function checkRegistration(context: ITriggerFunctions, memory: NodeMemory): Promise<boolean> {
 	if (memory.registering) return false;
 	memory.checking = check(context, memory);
 	try {
@@ -115,12 +108,10 @@ export async function runTrigger(
 				'At the first activation, Catch Up Missed Events reads each list it watches to its end. Check that the ERP is reachable and that the credential may read those lists, or turn Catch Up Missed Events off (Options).',
 		});
 	}
-	// n8n runs checkExists (and create) at this activation or start, at the same time as this in
-	// 2.41. So the first check is at the first tick, within a minute, then every `checkMinutes` (a
-	// tick each minute: cron has no "every N minutes" for any N), the catch-up right after it; a
-	// check put off while n8n's create runs comes at the next tick. A tick due while the last one's
-	// work still runs is skipped. The tick returns its work's promise (n8n does not wait for it; a
-	// test may).
+	// n8n 2.41 runs checkExists and create at the same time as this. So the first check is at the
+	// first tick, then every `checkMinutes` (a tick each minute: cron has no "every N minutes"), the
+	// catch-up right after it; a check put off while n8n's create runs comes at the next tick. A
+	// tick due while the last one's work runs is skipped. It returns its work's promise (for tests).
 	let ticks = 0;
 	let putOff = false;
 	let running: Promise<void> | undefined;
@@ -142,8 +133,6 @@ export async function runTrigger(
 		onTick,
 	);
 	return {
-		closeFunction: async () => {
-			unregister();
-		},
+		closeFunction: async () => unregister(),
 	};
 }

@@ -27,9 +27,8 @@ export interface Signed {
 const refused = (status: number, body: IDataObject): Refusal => ({ status, body });
 
 /**
- * Step 1: the delivery's signature, checked with the registration's secret (or the credential's,
- * in manual mode), then with the secret of a registration a scheduled check restored in this
- * process (n8n has not saved it yet).
+ * Step 1: the signature, checked with the registration's secret (the credential's in manual mode),
+ * then with the one a scheduled check restored in this process (n8n has not saved it yet).
  */
 export async function checkSignature(
 	context: IWebhookFunctions,
@@ -107,8 +106,7 @@ export function readDelivery(
 
 /**
  * Step 3: refuses a delivery already accepted, else remembers it (replay.ts), in one synchronous
- * step. A scheme without a signed timestamp is remembered from its arrival: a replayed id is still
- * refused, an old delivery never seen (or forgotten) cannot be.
+ * step. Without a signed timestamp, a delivery is remembered from its arrival.
  */
 export function refuseReplay(
 	memory: NodeMemory,

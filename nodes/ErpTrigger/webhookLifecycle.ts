@@ -1,10 +1,8 @@
 // Registration of the trigger's URL with the ERP (`/webhooks`), kept in the node's static data:
-// n8n's webhook methods (checkExists, then create when it returns false; delete), and the same
-// steps for the published trigger's scheduled checks (triggerRun.ts). A registration for another
-// URL is never deleted from here: n8n runs these methods for the editor's test URL with the
-// production static data, and deleting the production registration then would silently stop the
-// published workflow. Manual mode registers nothing: the secret is the credential's Webhook
-// Secret, and activation fails without one.
+// n8n's webhook methods, and the same steps for the scheduled checks (triggerRun.ts). A
+// registration for another URL is never deleted from here: n8n runs these methods for the editor's
+// test URL with the production static data. Manual mode registers nothing: the secret is the
+// credential's Webhook Secret, and activation fails without one.
 import { randomUUID } from 'crypto';
 import type {
 	IDataObject,
@@ -66,9 +64,8 @@ export function selectedEvents(context: LifecycleContext): string[] {
 
 /**
  * What deliveries are verified with: the credential's conventions; the secret (the registration's,
- * or in manual mode the credential's Webhook Secret; undefined when none the signature scheme can
- * use); `restoredSecret`, a scheduled check's restored one when it differs from the saved one.
- * `through`: how the credential is read (deliveries share reads, credentialRead.ts).
+ * or the credential's in manual mode; undefined when not usable); `restoredSecret`, a scheduled
+ * check's restored one when it differs. `through`: how the credential is read (credentialRead.ts).
  */
 export async function resolveVerification(
 	context: TriggerContext,
@@ -121,9 +118,8 @@ async function dropRegistration(context: LifecycleContext): Promise<void> {
 export type RegistrationState = 'ok' | 'none' | LostReason;
 
 /**
- * One request (GET /webhooks/:id): whether the stored registration is active, has `url` and
- * exactly `events`, and we hold its secret. If not, it is forgotten (and deleted when it has our
- * URL, since it can never be verified or no longer delivers what was chosen).
+ * GET /webhooks/:id: whether the stored registration is active, has `url` and exactly `events`,
+ * and we hold its secret. If not, it is forgotten (and deleted when it has our URL).
  */
 export async function inspectRegistration(
 	context: LifecycleContext,
@@ -162,10 +158,7 @@ export async function inspectRegistration(
 	return state;
 }
 
-/**
- * Deletes every registration with `url` (lost static data, an earlier failed run): the list never
- * returns secrets, so one we hold no secret for could never be verified and would only collect 401s.
- */
+/** Deletes every registration with `url`: the list never returns secrets, so none is usable. */
 export async function deleteOrphans(context: LifecycleContext, url: string): Promise<void> {
 	for await (const page of erpPaginate.call(context, '/webhooks', {}, { pageSize: 100 })) {
 		for (const hook of page) {
@@ -175,9 +168,9 @@ export async function deleteOrphans(context: LifecycleContext, url: string): Pro
 }
 
 /**
- * n8n's checkExists; why the registration was lost is kept for the `create` that follows. A
- * scheduled check under way finishes first, and none starts until that `create` is done (memory.ts,
- * `registering`): both at once would each find the registration gone and register one.
+ * n8n's checkExists; why the registration was lost is kept for the `create` after it. A scheduled
+ * check under way finishes first, and none starts until that `create` is done (`registering`):
+ * both at once would each find the registration gone and register one.
  */
 export async function checkExists(context: IHookFunctions, memory: NodeMemory): Promise<boolean> {
 	readOptions(context); // a bad option fails the activation, naming it

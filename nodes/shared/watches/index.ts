@@ -4,14 +4,11 @@
 import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import type { ErpContext } from '../transport';
-import { article } from './article';
-import { client } from './client';
-import { invoice } from './invoice';
 import { invoicePaid } from './invoicePaid';
 import { readAfter } from './journal';
 import type { JournalRead } from './journal';
+import { article, client, invoice, stockMovement } from './listWatch';
 import { lowStock } from './lowStock';
-import { stockMovement } from './stockMovement';
 import type { Watch } from './types';
 
 export type { JournalRead } from './journal';

@@ -1,10 +1,8 @@
-// Invoice Paid, as the ERP Trigger's facture.payee. The invoice list has no payment date and is in
-// id order, so an old invoice paid today is not "new" in it: the watch keeps the ids of the
-// invoices it has seen unpaid (`open`). Each poll reads the new invoices (one already paid is
-// reported at once); then, while some are open, the two unpaid lists whole, and an open invoice
-// missing from both is read (GET /factures/:id) and reported if `payee`. An id leaves `open` only
-// in a poll that reports it (which n8n saves), or when the invoice is gone. Cost while invoices
-// are open: 2 × ⌈U / 100⌉ requests for U unpaid invoices, one per invoice paid, the new pages.
+// Invoice Paid, as the ERP Trigger's facture.payee. The invoice list has no payment date, so the
+// watch keeps the ids of the invoices it has seen unpaid (`open`). Each poll reads the new
+// invoices (one already paid is reported at once); then, while some are open, the two unpaid lists
+// whole, and an open invoice missing from both is read and reported if `payee`. An id leaves
+// `open` only in a poll that reports it (which n8n saves), or when the invoice is gone.
 import type { IDataObject } from 'n8n-workflow';
 
 import type { ErpContext } from '../transport';

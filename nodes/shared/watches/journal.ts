@@ -18,10 +18,7 @@ export interface JournalRead {
 	requests: number;
 }
 
-/**
- * Reads `path` after `position` (from the start when undefined), at most `maxPages` pages of 100
- * (no cap when undefined), in list order.
- */
+/** Reads `path` after `position` (or from the start), at most `maxPages` pages of 100 (or all). */
 export async function readAfter(
 	context: ErpContext,
 	path: string,
@@ -36,10 +33,7 @@ export async function readAfter(
 		if (maxPages !== undefined && requests >= maxPages) {
 			return { items, position: lastId(items) ?? position, more: true, requests };
 		}
-		const page = await erpListPage.call(context, path, qs, {
-			pageSize: MAX_PAGE_SIZE,
-			cursor,
-		});
+		const page = await erpListPage.call(context, path, qs, { pageSize: MAX_PAGE_SIZE, cursor });
 		requests += 1;
 		items.push(...page.data);
 		if (page.nextCursor === undefined || page.data.length === 0) {

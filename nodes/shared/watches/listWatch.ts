@@ -1,11 +1,11 @@
-// A watch whose items are the new records of a list, one each, as they are (New Article, ...).
+// The watches whose items are the new records of a list, one each, as they are (New Article, ...).
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Watch } from './types';
 import { eventItem } from './types';
 
 /** The watch of a plain list: each new record is one item of `type`, the record as its data. */
-export function listWatch(
+function listWatch(
 	watch: Pick<Watch, 'name' | 'label' | 'description' | 'path' | 'type' | 'timeField'>,
 ): Watch<undefined> {
 	const itemOf = (record: IDataObject) =>
@@ -21,3 +21,41 @@ export function listWatch(
 			records.length ? itemOf(records[records.length - 1]) : undefined,
 	};
 }
+
+export const article = listWatch({
+	name: 'article',
+	label: 'New Article',
+	description: 'Each article created (article.cree). Needs articles:read.',
+	path: '/articles',
+	type: 'article.cree',
+	timeField: 'created_at',
+});
+
+export const client = listWatch({
+	name: 'client',
+	label: 'New Client',
+	description: 'Each client created (client.cree). Needs clients:read.',
+	path: '/clients',
+	type: 'client.cree',
+	timeField: 'created_at',
+});
+
+/** Each invoice issued, as the ERP Trigger's vente.creee (the invoice as its data). */
+export const invoice = listWatch({
+	name: 'invoice',
+	label: 'New Invoice',
+	description: 'Each invoice issued (vente.creee, as the ERP Trigger). Needs factures:read.',
+	path: '/factures',
+	type: 'vente.creee',
+	timeField: 'created_at',
+});
+
+export const stockMovement = listWatch({
+	name: 'stockMovement',
+	label: 'New Stock Movement',
+	description:
+		'Each entry of the stock movement journal: invoices, stock adjustments (mouvement.cree). Needs articles:read.',
+	path: '/stock/mouvements',
+	type: 'mouvement.cree',
+	timeField: 'date',
+});

@@ -1,10 +1,8 @@
 // Low Stock, as the ERP Trigger's stock.bas, derived from the stock movement journal: a crossing
-// is a movement that takes an article's stock from above the threshold to at or below it (the
-// stock before it, stock_apres minus its signed change, is above). That is when the ERP emits
-// `stock.bas`: once per crossing, again only after the stock went back above. Nothing but the
-// journal's position is kept: reading a stretch again finds the same crossings, never new ones.
-// Cost of one poll: one request per 100 new movements (at least one), plus one GET /articles/:id
-// per article whose stock went down (its own threshold) or per crossing (a fixed one).
+// is a movement that takes an article's stock from above the threshold to at or below it, when the
+// ERP emits `stock.bas`. Nothing but the journal's position is kept: reading a stretch again finds
+// the same crossings. One GET /articles/:id per article whose stock went down (its own threshold)
+// or per crossing (a fixed one).
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { ErpContext } from '../transport';
@@ -148,7 +146,6 @@ export const lowStock: Watch<Threshold> = {
 		if (kind === 'seuil_alerte') return { kind };
 		return { kind, value: toInteger(at('thresholdValue'), value('thresholdValue', 0), { min: 0 }) };
 	},
-	// Nothing but the journal's position is kept.
 	start: () => ({}),
 	items: async (context, movements, threshold) => ({
 		items: await lowStockItems(context, movements, threshold),

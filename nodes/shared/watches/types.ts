@@ -19,16 +19,14 @@ export interface WatchStep {
 }
 
 /**
- * One watch, in its own file, registered in ./index.ts. Its items have the ERP Trigger's shape,
- * `{ id, type, created_at, data }`, so one trigger can replace the other: `type` and `data` are the
- * ERP's webhook event's where there is one; `id` is the id of the record the item was derived from
- * (the webhook's `evt_` ids are in no list). `start` and `items` return the watch's state, which
- * the caller saves with the position (./journal.ts).
+ * One watch, registered in ./index.ts. Its items have the ERP Trigger's shape, `{ id, type,
+ * created_at, data }`, so one trigger can replace the other; `id` is the id of the record the item
+ * was derived from (the webhook's `evt_` ids are in no list). `start` and `items` return the
+ * watch's state, which the caller saves with the position.
  */
 export interface Watch<Options = unknown> {
 	/** The Watch parameter's value (saved in workflows and in the node's state: never renamed). */
 	readonly name: string;
-	/** The Watch option's label and description. */
 	readonly label: string;
 	readonly description: string;
 	/** What it reads: a list in id order, continued after a saved position. */
@@ -45,10 +43,7 @@ export interface Watch<Options = unknown> {
 	readOptions(parameters: WatchParameters): Options;
 	/** Its start from now: its own state, given the whole list as it is now. */
 	start(records: IDataObject[]): IDataObject;
-	/**
-	 * The items for new records (read after the position, in list order), and its own state after
-	 * them. `state` is the saved state; it is not changed.
-	 */
+	/** The items for new records (in list order), and its state after them; `state` is not changed. */
 	items(
 		context: ErpContext,
 		records: IDataObject[],
@@ -70,10 +65,5 @@ export function eventItem(
 	createdAt: unknown,
 	data: IDataObject,
 ): IDataObject {
-	return {
-		id,
-		type,
-		created_at: typeof createdAt === 'string' ? createdAt : null,
-		data,
-	};
+	return { id, type, created_at: typeof createdAt === 'string' ? createdAt : null, data };
 }
