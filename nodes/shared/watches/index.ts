@@ -1,5 +1,5 @@
-// The watches: what the ERP can be watched for by reading its lists from a saved position, one
-// file each (./types.ts), registered in WATCHES. Reading one: `readSince` (the list after the
+// The watches: what the ERP can be watched for by reading its lists from a saved position
+// (./types.ts; the plain list watches in ./listWatch.ts), registered in WATCHES. Reading one: `readSince` (the list after the
 // position), then the watch's `items`; save `read.position` and the state together.
 import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
