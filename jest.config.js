@@ -6,8 +6,12 @@
 // Per-test timeout: 60 s for unit files; the e2e files and the reliability suites give their own.
 const os = require('node:os');
 
-/** Workers: ERP_TEST_WORKERS, else 4 per core (most files wait on clocks, not on the CPU: with 3 per core the long end-to-end files held every worker while the short files queued). */
-const workers = Number(process.env.ERP_TEST_WORKERS) || 4 * Math.max(1, os.availableParallelism());
+/**
+ * Workers: ERP_TEST_WORKERS, else 5 per core. Most files wait on clocks, not on the CPU, and the
+ * long end-to-end files hold a worker each for minutes: with 4 per core the 8 longest (355 to
+ * 495 s in .ci/run) held every worker, the others queued, and `npm test` took 618 s.
+ */
+const workers = Number(process.env.ERP_TEST_WORKERS) || 5 * Math.max(1, os.availableParallelism());
 
 /** @type {import('jest').Config} */
 module.exports = {
