@@ -7,11 +7,12 @@
 const os = require('node:os');
 
 /**
- * Workers: ERP_TEST_WORKERS, else 5 per core. Most files wait on clocks, not on the CPU, and the
- * long end-to-end files hold a worker each for minutes: with 4 per core the 8 longest (355 to
- * 495 s in .ci/run) held every worker, the others queued, and `npm test` took 618 s.
+ * Workers: ERP_TEST_WORKERS, else 4 per core (most files wait on clocks, not on the CPU: with 3 per
+ * core the long end-to-end files held every worker while the short files queued). 5 per core was
+ * measured too: `npm test` took 624 s against 618 s, its files slower by as much as the queue they
+ * no longer waited in (their times added up to 6,136 s against 4,883 s): the CPU is the bound.
  */
-const workers = Number(process.env.ERP_TEST_WORKERS) || 5 * Math.max(1, os.availableParallelism());
+const workers = Number(process.env.ERP_TEST_WORKERS) || 4 * Math.max(1, os.availableParallelism());
 
 /** @type {import('jest').Config} */
 module.exports = {
