@@ -27,9 +27,15 @@ import { afterAll, describe, it } from '@jest/globals';
 import { N8N_VERSION } from '../../scripts/n8n-env';
 import { skipE2e } from '../../scripts/n8n-instance';
 import type { RunningNginx } from '../../scripts/nginx';
-import { prepareBurst, sandboxControl } from '../../scripts/order-burst';
+import { sandboxControl } from '../../scripts/order-burst';
 import { e2eLog, MINUTE, type Sandbox } from './helpers';
-import { controlThrough, limiterInFront, NGINX_RUNS as RUNS, seen } from './nginx-limiter';
+import {
+	controlThrough,
+	limiterInFront,
+	NGINX_RUNS as RUNS,
+	prepareNginxBurst,
+	seen,
+} from './nginx-limiter';
 import { useOrderBurstRuns } from './order-burst';
 
 const SKIP = skipE2e();
@@ -60,14 +66,11 @@ const ORDERS = 30;
 			},
 			run: async ({ sandbox, burst }, index) => {
 				const { name, sandboxLimit } = RUNS[index];
-				const plan = await prepareBurst(sandbox, {
+				const plan = await prepareNginxBurst(sandbox, {
 					count: ORDERS,
 					tag: `E2ENG${index}${Date.now() % 100000}`,
-					limit: 100,
-					windowSeconds: 60,
-					headers: 'ietf-fields',
+					sandboxLimit,
 				});
-				if (!sandboxLimit) await sandboxControl(sandbox.url, 'config', { rateLimit: false });
 				const from = byRun[index].requests().length;
 				await burst(plan, name);
 				const traffic = seen(byRun[index], from);

@@ -12,12 +12,32 @@ import * as path from 'node:path';
 import type { Log } from '../../scripts/n8n-env';
 import { freePort } from '../../scripts/n8n-instance';
 import { limiterSite, runNginx, type RunningNginx } from '../../scripts/nginx';
+import { type BurstPlan, prepareBurst, sandboxControl } from '../../scripts/order-burst';
 
 /** The two runs: nginx alone (the ERP sends no rate-limit header), and in front of its headers. */
 export const NGINX_RUNS = [
 	{ name: 'nginx alone (the ERP sends no rate-limit header)', sandboxLimit: false },
 	{ name: 'nginx in front of the ERP reporting its own 100 per minute', sandboxLimit: true },
 ];
+
+/**
+ * The burst of a run (`count` orders, `tag`): the sandbox at the specification's 100 per minute
+ * reporting it in headers (`sandboxLimit`), else with no limit of its own (nginx alone).
+ */
+export async function prepareNginxBurst(
+	sandbox: { url: string; baseUrl: string },
+	run: { count: number; tag: string; sandboxLimit: boolean },
+): Promise<BurstPlan> {
+	const plan = await prepareBurst(sandbox, {
+		count: run.count,
+		tag: run.tag,
+		limit: 100,
+		windowSeconds: 60,
+		headers: 'ietf-fields',
+	});
+	if (!run.sandboxLimit) await sandboxControl(sandbox.url, 'config', { rateLimit: false });
+	return plan;
+}
 
 /** An nginx of its own (its files in a new folder, removed by `stop`) in front of `sandbox`. */
 export async function limiterInFront(sandbox: { url: string }, log: Log): Promise<RunningNginx> {

@@ -30,11 +30,16 @@ import {
 	FLASH_SALE_ORDERS,
 	prepareBurst,
 	refusedShareTarget,
-	sandboxControl,
 	specLimiter,
 } from '../../scripts/order-burst';
 import { type QueueDeployment, startedPerWorker } from '../../scripts/queue-mode';
-import { controlThrough, limiterInFront, NGINX_RUNS, seen } from '../e2e/nginx-limiter';
+import {
+	controlThrough,
+	limiterInFront,
+	NGINX_RUNS,
+	prepareNginxBurst,
+	seen,
+} from '../e2e/nginx-limiter';
 import { burstThroughN8n, ownOrderExample } from '../e2e/order-burst';
 import type { Scenario, ScenarioTest } from './shared-deployment';
 
@@ -133,14 +138,11 @@ const nginxSales: Scenario[] = NGINX_RUNS.map(({ name, sandboxLimit }, index) =>
 				const limit = nginx!;
 				const control = await controlThrough(limit);
 				assert.ok(control.refused >= 25 && control.bare, `the control: ${JSON.stringify(control)}`);
-				const plan = await prepareBurst(run.sandbox, {
+				const plan = await prepareNginxBurst(run.sandbox, {
 					count: ORDERS,
 					tag: `QNG${index}`,
-					limit: 100,
-					windowSeconds: 60,
-					headers: 'ietf-fields',
+					sandboxLimit,
 				});
-				if (!sandboxLimit) await sandboxControl(run.sandbox.url, 'config', { rateLimit: false });
 				const from = limit.requests().length;
 				const { webhookPath } = own(`${limit.url}/v1`);
 				await acrossWorkers(run, { id, name, webhookPath, plan, maxShare }, () =>
