@@ -206,10 +206,18 @@ export async function run(
 	}
 }
 
-/** The last `lines` lines of a text file ('' if it does not exist). */
+/** The last `lines` lines of a text file but for n8n's migration lines ('' if it does not exist). */
 export function tail(file: string, lines: number): string {
 	try {
-		return fs.readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+		// n8n logs two lines per database migration at every first start (over 500 on 2.41): they
+		// would fill the tail and hide the line that says why a start failed (CI, once).
+		return fs
+			.readFileSync(file, 'utf8')
+			.trimEnd()
+			.split('\n')
+			.filter((line) => !/\b(Starting|Finished) migration /.test(line))
+			.slice(-lines)
+			.join('\n');
 	} catch {
 		return '';
 	}

@@ -72,15 +72,25 @@ export function n8nPaths(userFolder: string): N8nPaths {
  * range, and so does the local port of every outgoing connection: handed out and closed, it was
  * seen taken again before n8n listened on it (CI: "n8n's port 43217 is already in use", parallel
  * test files making thousands of connections). Below the range, only another caller of this
- * function can take it, one chance in thousands.
+ * function can take it.
  */
 const PORTS = { from: 15_000, to: 32_000 };
 const handedOut = new Set<number>();
+/**
+ * Jest's processes (its main one, which starts the run's shared n8n, and each worker) each draw
+ * from a slice of their own, so that no two processes of a run hand out the same port. Drawn from
+ * the whole range, two processes handed out one port: the run's shared n8n stopped at start-up in
+ * CI, and 13 files with it. Its log ended as a start whose task broker port is taken ends, to the
+ * line (played here: "n8n Task Broker's port … is already in use", exit 1).
+ */
+const SLICES = 16;
+const slice = Number(process.env.JEST_WORKER_ID ?? 0) % SLICES;
+const sliceSize = Math.floor((PORTS.to - PORTS.from) / SLICES);
 
 /** A free TCP port on 127.0.0.1 that no outgoing connection will take. */
 export async function freePort(): Promise<number> {
 	for (;;) {
-		const port = PORTS.from + Math.floor(Math.random() * (PORTS.to - PORTS.from));
+		const port = PORTS.from + slice * sliceSize + Math.floor(Math.random() * sliceSize);
 		if (handedOut.has(port)) continue;
 		handedOut.add(port);
 		const free = await new Promise<boolean>((resolve) => {
@@ -666,13 +676,14 @@ export class N8nRest {
 	async request<T>(method: string, route: string, body?: unknown): Promise<T> {
 		// n8n answers 503 "Database is not ready!" while its database connection is being (re)made,
 		// seen on a machine busy with several n8n processes: asked again for up to a minute.
-		// A keep-alive connection n8n closed as the request went out ("other side closed", no
-		// answer) is tried again on a new one, as a browser does.
+		// A keep-alive connection n8n closed as the request went out ("other side closed", or
+		// "read ECONNRESET", seen in a full run; no answer) is tried again on a new one, as a
+		// browser does.
 		for (let attempt = 1; ; attempt++) {
 			const answer: T | typeof ASK_AGAIN = await this.requestOnce<T>(method, route, body).catch(
 				(error: Error) => {
 					const code = (error.cause as { code?: string } | undefined)?.code;
-					if (code === 'UND_ERR_SOCKET' && attempt < 3) return ASK_AGAIN;
+					if ((code === 'UND_ERR_SOCKET' || code === 'ECONNRESET') && attempt < 3) return ASK_AGAIN;
 					throw error;
 				},
 			);
