@@ -9,7 +9,7 @@
  * (headers). The counters' control: 110 requests at once on a key of its own are refused as the
  * algorithm says (the controls against the pacing of before: test/transport/flash-sale.test.ts).
  *
- * The three runs overlap in the file's one n8n (issue 38; test/e2e/order-burst.ts
+ * The three runs overlap in the run's shared n8n (issue 38; test/e2e/order-burst.ts
  * `useOrderBurstRuns`): each has its own sandbox (its own limiter and counters, its control
  * included), its own credential and its own copy of the example (own workflow id and webhook).
  * The node's pacer keys its state by base URL and key, so the runs share no pace: each run sees

@@ -11,7 +11,7 @@
  * 40 requests at once through an nginx of the same configuration are refused as its bucket says
  * (29 or so).
  *
- * The two runs overlap in the file's one n8n (issue 38; test/e2e/order-burst.ts
+ * The two runs overlap in the run's shared n8n (issue 38; test/e2e/order-burst.ts
  * `useOrderBurstRuns`), and the control beside them: each run has its own sandbox, its own nginx
  * in front of it (its own limit_req zone and access log), its own credential pointing at that
  * nginx and its own copy of the example (own workflow id and webhook); the control its own nginx

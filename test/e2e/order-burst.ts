@@ -5,7 +5,8 @@
  * ERP requests per order, each order invoiced exactly once and paid. Used by rate-limits.test.ts,
  * flash-sale.test.ts and nginx-limit.test.ts.
  *
- * `useOrderBurstRuns` runs a file's bursts side by side in its one n8n (issue 38): each run has its
+ * `useOrderBurstRuns` runs a file's bursts side by side in the run's shared n8n (issue 38; beside
+ * the other files': no two files share a workflow id, a webhook path or a sandbox): each run has its
  * own sandbox (a sandbox's rate limiter is global to it, set by prepareBurst), its own credential
  * pointing at that sandbox (or at a limiter in front of it), and its own copy of the example (own
  * workflow id, own production webhook path) using that credential. The node's pacer keys its
@@ -181,8 +182,8 @@ export type OrderRun = {
 };
 
 /**
- * For a flash-sale file's describe block: real n8n (started in beforeAll, stopped in afterAll)
- * with `count` copies of the order-to-invoice example published, copy i (id `<idPrefix>0i`) on a
+ * For a flash-sale file's describe block: the run's shared n8n (its own when the file runs
+ * outside jest's run) with `count` copies of the order-to-invoice example published, copy i (id `<idPrefix>0i`) on a
  * credential of its own pointing at run i's own sandbox, or at `apiUrl(sandbox, i)` (e.g. a
  * limiter in front of it). Once they are published, beforeAll starts `run` for every run at once;
  * `outcome(i)` (for run i's test) is what run i resolved with, or its error.
@@ -217,6 +218,7 @@ export function useOrderBurstRuns<T>(options: {
 			folderPrefix,
 			log,
 			files,
+			shared: true,
 			credentials: async () => runs.map((r) => r.credential),
 			workflows: () => runs.map((r) => r.workflow),
 		});
@@ -255,7 +257,7 @@ export function useOrderBurstRuns<T>(options: {
 
 	return {
 		files,
-		/** The file's n8n (its own sandbox is used by no run). */
+		/** The file's view of n8n (its own sandbox is used by no run). */
 		e2e: (): E2e => {
 			assert.ok(e2e, 'n8n is started in beforeAll');
 			return e2e;

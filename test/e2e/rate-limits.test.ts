@@ -12,7 +12,7 @@
  * node's module (and its pacer) shared between them. Every order gets exactly one invoice,
  * paid; no execution fails; the share answered 429 stays under its target.
  *
- * The three runs overlap in the file's one n8n (issue 38; test/e2e/order-burst.ts
+ * The three runs overlap in the run's shared n8n (issue 38; test/e2e/order-burst.ts
  * `useOrderBurstRuns`): each has its own sandbox (its own limit, dialect and counters), its own
  * credential and its own copy of the example (own workflow id and webhook). The pacer keys its
  * state by base URL and key, so the runs share no pace: each run's key is paced as it would be
