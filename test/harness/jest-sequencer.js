@@ -22,11 +22,10 @@ const group = (path) =>
  * what this order gives.
  */
 const LONGEST = [
-	// test:queue only (3 workers): the shared deployment (760 to 880 s with its five flash sales in
-	// .ci/run), polling-durable (635 to 673 s) and polling (313 to 505 s) at once; webhooks-nginx
-	// (331 to 407 s) after the first to end. With 2 workers, the shared deployment then
-	// webhooks-nginx in one of them made test:queue 1,165 to 1,270 s; the CPU was idle 39 % of
-	// that stage on average (vmstat, .ci/run, test:compat beside it).
+	// test:queue only: the shared deployment first (760 s with its five flash sales in .ci/run),
+	// beside polling-durable (635 s); then polling (505 s) and webhooks-nginx (407 s) fill in.
+	// On 3 jest workers rather than 2, the CPU was idle 0 % through most of the stage and two flash
+	// sales ran all their executions on one n8n worker ([30,0]): test:queue failed.
 	'shared',
 	// The self-healing scenario's (b) and (c) (about 300 s alone); its (a), trigger-restart, is
 	// shorter (about 180 s) and starts after polling.
