@@ -183,10 +183,11 @@ export type OrderRun = {
 
 /**
  * For a flash-sale file's describe block: the run's shared n8n (its own when the file runs
- * outside jest's run) with `count` copies of the order-to-invoice example published, copy i (id `<idPrefix>0i`) on a
- * credential of its own pointing at run i's own sandbox, or at `apiUrl(sandbox, i)` (e.g. a
- * limiter in front of it). Once they are published, beforeAll starts `run` for every run at once;
- * `outcome(i)` (for run i's test) is what run i resolved with, or its error.
+ * outside jest's run) with `count` copies of the order-to-invoice example published, copy i (id
+ * `<idPrefix>0i`) on a credential of its own pointing at run i's own sandbox, or at
+ * `apiUrl(sandbox, i)` (e.g. a limiter in front of it). Once they are published, beforeAll starts
+ * `run` for every run at once; `outcome(i)` (for run i's test) is what run i resolved with, or its
+ * error.
  */
 export function useOrderBurstRuns<T>(options: {
 	folderPrefix: string;
