@@ -1,7 +1,8 @@
 // Jest (issues 13 and 38). `npm test` runs every test/*/*.test.ts in parallel worker processes
-// (each file in its own worker, its own sandbox on a free port; an end-to-end file its own n8n
-// on free ports); `npm run test:unit` runs those that need no real n8n (every folder but
-// test/e2e). Most of a file's time is waiting (n8n's one-minute polls, registration checks,
+// (each test its own sandbox on a free port; an end-to-end file its own n8n on free ports, or the
+// run's shared one; the files that need no real n8n several to a jest file in a run of many:
+// test/harness/unit-groups.js); `npm run test:unit` runs those that need no real n8n (every
+// folder but test/e2e). Most of a file's time is waiting (n8n's one-minute polls, registration checks,
 // rate-limit windows), not computing: more workers than cores let those waits overlap.
 // Per-test timeout: 60 s for unit files; the e2e files and the reliability suites give their own.
 const os = require('node:os');

@@ -3,8 +3,13 @@
 // reliability table last (it waits for the figures of the five suites it sums up). With parallel
 // workers the long waits start at once and the short files fill the gaps. The order never
 // depends on an earlier run. The run's files are handed to the workers in ERP_TEST_FILES (the
-// table test and the global set-up read it).
+// table test and the global set-up read it). In a run of many files, the unit files that can
+// share a jest file then run in groups (unit-groups.js), each group's members in ERP_TEST_GROUPS.
+const path = require('node:path');
+
 const Sequencer = require('@jest/test-sequencer').default;
+
+const { planGroups } = require('./unit-groups');
 
 const group = (path) =>
 	/[\\/]test[\\/]e2e[\\/]/.test(path)
@@ -65,7 +70,23 @@ class LongFirst extends Sequencer {
 			(a, b) => group(a.path) - group(b.path) || rank(a.path) - rank(b.path) || byPath(a, b),
 		);
 		process.env.ERP_TEST_FILES = sorted.map((t) => t.path).join('\n');
-		return sorted;
+		const plan = planGroups(sorted.map((t) => t.path));
+		if (plan.groups.length === 0) return sorted;
+		process.env.ERP_TEST_GROUPS = JSON.stringify(
+			Object.fromEntries(plan.groups.map((g) => [path.basename(g.file), g.members])),
+		);
+		// The groups start after the files of LONGEST, before the other files that run alone (the
+		// paced bursts: waits that fill the gaps the groups leave) and the reliability table.
+		const alone = sorted.filter((t) => plan.alone.includes(t.path));
+		const byFile = new Map(sorted.map((t) => [t.path, t]));
+		const grouped = plan.groups.map((g) => ({
+			...byFile.get(g.members[0]),
+			path: g.file,
+			duration: undefined,
+		}));
+		const first = alone.filter((t) => group(t.path) === 0 || rank(t.path) < LONGEST.length);
+		const last = alone.filter((t) => !first.includes(t));
+		return [...first, ...grouped, ...last];
 	}
 }
 
