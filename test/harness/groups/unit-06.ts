@@ -1,4 +1,4 @@
 // One group of unit files (test/harness/unit-groups.js): its members are chosen per run.
 import { runGroup } from '../group';
 
-runGroup(__filename);
+runGroup();
