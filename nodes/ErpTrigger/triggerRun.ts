@@ -111,26 +111,24 @@ export async function runTrigger(
 	// n8n 2.41 runs checkExists and create at the same time as this. So the first check is at the
 	// first tick, then every `checkMinutes` (a tick each minute: cron has no "every N minutes"), the
 	// catch-up right after it; a check put off while n8n's create runs comes at the next tick. A
-	// tick due while the last one's work runs is skipped. It returns its work's promise (for tests).
+	// tick due while the last one's work runs is skipped.
 	let ticks = 0;
 	let putOff = false;
-	let running: Promise<void> | undefined;
-	const work = async () => {
-		putOff = !(await checkRegistration(context, memory));
-		await catchUp(context, memory, emit);
-	};
-	const onTick = () => {
+	let running = false;
+	const onTick = async () => {
 		ticks += 1;
-		const due = putOff || (ticks - 1) % checkMinutes === 0;
-		if (!due || running !== undefined) return undefined;
-		running = work().finally(() => {
-			running = undefined;
-		});
-		return running;
+		if (running || !(putOff || (ticks - 1) % checkMinutes === 0)) return;
+		running = true;
+		try {
+			putOff = !(await checkRegistration(context, memory));
+			await catchUp(context, memory, emit);
+		} finally {
+			running = false;
+		}
 	};
 	context.helpers.registerCron(
 		{ expression: `${secondOf(context.getNode().id)} * * * * *` },
-		onTick,
+		() => void onTick(),
 	);
 	return {
 		closeFunction: async () => unregister(),
