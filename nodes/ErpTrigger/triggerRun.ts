@@ -13,7 +13,7 @@ import type { IDataObject, ITriggerFunctions, ITriggerResponse } from 'n8n-workf
 import { NodeOperationError } from 'n8n-workflow';
 
 import { catchUp, startCatchUp } from './catchUp';
-import type { LiveTrigger, NodeMemory } from './memory';
+import type { NodeMemory } from './memory';
 import { readOptions } from './options';
 import { reportFailure, reportRestore, withRestoreNote } from './reports';
 import {
@@ -41,39 +41,34 @@ function manualResponse(context: ITriggerFunctions, memory: NodeMemory): ITrigge
 	};
 }
 
-/** One check (below), which never throws: a failure is reported and the next check tries again. */
-async function check(context: ITriggerFunctions, memory: NodeMemory): Promise<void> {
-	try {
-		if (isManual(context)) return;
-		const url = context.getWorkflowStaticData('node')[STATIC_KEYS.url];
-		if (typeof url !== 'string' || url === '') return;
-		const events = selectedEvents(context);
-		const state = await inspectRegistration(context, url, events);
-		if (state === 'ok') return;
-		await deleteOrphans(context, url);
-		const id = await register(context, url, events);
-		memory.restoredSecret = context.getWorkflowStaticData('node')[STATIC_KEYS.secret] as string;
-		reportRestore(context, memory, state === 'none' ? 'gone' : state, id);
-	} catch (cause) {
-		reportFailure(context, cause, {
-			doing: 'checking the webhook registration',
-			couldNot: 'could not check or restore its webhook registration',
-		});
-	}
-}
-
 /**
- * The scheduled check: false, checking nothing, while n8n's checkExists and create run
- * (`registering`). Nothing to check with manual registration, or before the first registration.
+ * The scheduled registration check: false, checking nothing, while n8n's checkExists and create
+ * run (`registering`). Never throws: a failure is reported and the next check tries again.
  */
 async function checkRegistration(context: ITriggerFunctions, memory: NodeMemory): Promise<boolean> {
 	if (memory.registering) return false;
-	memory.checking = check(context, memory);
-	try {
-		await memory.checking;
-	} finally {
-		memory.checking = undefined;
-	}
+	const check = async () => {
+		try {
+			if (isManual(context)) return;
+			const url = context.getWorkflowStaticData('node')[STATIC_KEYS.url];
+			if (typeof url !== 'string' || url === '') return;
+			const events = selectedEvents(context);
+			const state = await inspectRegistration(context, url, events);
+			if (state === 'ok') return;
+			await deleteOrphans(context, url);
+			const id = await register(context, url, events);
+			memory.restoredSecret = context.getWorkflowStaticData('node')[STATIC_KEYS.secret] as string;
+			reportRestore(context, memory, state === 'none' ? 'gone' : state, id);
+		} catch (cause) {
+			reportFailure(context, cause, {
+				doing: 'checking the webhook registration',
+				couldNot: 'could not check or restore its webhook registration',
+			});
+		}
+	};
+	memory.checking = check();
+	await memory.checking;
+	memory.checking = undefined;
 	return true;
 }
 
@@ -92,7 +87,7 @@ export async function runTrigger(
 	const { checkMinutes } = readOptions(context);
 	// One run per event: the item, with the note of a restore not yet reported.
 	const emit = (item: IDataObject) => context.emit([[{ json: withRestoreNote(item, memory) }]]);
-	const live: LiveTrigger = { emit, saved: () => context.getWorkflowStaticData('node') };
+	const live = { emit, saved: () => context.getWorkflowStaticData('node') };
 	memory.live = live;
 	const unregister = () => {
 		if (memory.live === live) memory.live = undefined;
