@@ -1,5 +1,5 @@
 // Catch-up: the events the webhook missed, read from the ERP's lists with the ERP Polling
-// Trigger's watches, each run once (identity.ts, ranEvents.ts), after each registration check.
+// Trigger's watches, each run once (ranEvents.ts), after each registration check.
 //
 // Saved in the node's static data under `catchUp`, per event type (WatchPosition). The first time,
 // each watch starts from now. Then each check emits every new event whose identity has not run
@@ -13,10 +13,16 @@ import { createdAt, readSince } from '../shared/watches';
 import type { Watch } from '../shared/watches';
 import { normalizeEvents } from './events';
 import { reportFailure } from './reports';
-import { CATCH_UP_WATCHES, caughtUpEvents, itemIdentity } from './identity';
 import { readOptions } from './options';
 import type { NodeMemory } from './memory';
-import { firstRun, forgetAll, forgetUnneeded } from './ranEvents';
+import {
+	CATCH_UP_WATCHES,
+	caughtUpEvents,
+	firstRun,
+	forgetAll,
+	forgetUnneeded,
+	itemIdentity,
+} from './ranEvents';
 
 /** The static data key (node scope). */
 const CATCH_UP_KEY = 'catchUp';
@@ -54,14 +60,6 @@ function settled(
 		records: records.slice(0, young),
 		readTo: left.some(Number.isNaN) ? undefined : seconds(Math.min(startedMs, ...left)),
 	};
-}
-
-/** The watch's own options at their defaults (Low Stock: the article's seuil_alerte, as the ERP). */
-function defaultOptions(context: ITriggerFunctions, watch: Watch): unknown {
-	return watch.readOptions({
-		value: (_name, fallback) => fallback,
-		at: (name) => ({ node: context.getNode(), label: name }),
-	});
 }
 
 /** A watch's start from now: the end of its list, and its own state there. */
@@ -116,7 +114,11 @@ async function catchUpType(
 	}
 	const { records, readTo } = settled(watch, read.items, startedMs);
 	const last = records.length > 0 ? records[records.length - 1].id : undefined;
-	const options = defaultOptions(context, watch);
+	// The watch's own options at their defaults (Low Stock: the article's seuil_alerte, as the ERP).
+	const options = watch.readOptions({
+		value: (_name, fallback) => fallback,
+		at: (name) => ({ node: context.getNode(), label: name }),
+	});
 	const step = await watch.items(context, records, options, from.state ?? {});
 	const saved = context.getWorkflowStaticData('node');
 	for (const item of step.items) {

@@ -10,22 +10,6 @@ import type { CredentialReads, NodeMemory } from './memory';
 type Read = Promise<ICredentialDataDecryptedObject>;
 
 const ignore = () => undefined;
-const settled = (read: Read): Promise<void> => read.then(ignore, ignore);
-
-function begin(
-	reads: Map<string, CredentialReads>,
-	key: string,
-	slot: CredentialReads,
-	read: () => Read,
-): Read {
-	const running = read();
-	slot.running = running;
-	void settled(running).then(() => {
-		if (slot.running === running) slot.running = undefined;
-		if (slot.running === undefined && slot.next === undefined) reads.delete(key);
-	});
-	return running;
-}
 
 /**
  * For `getGuardedCredentials`: `read()` of this delivery's credential, or a read that begins after
@@ -40,19 +24,25 @@ export const sharedReads =
 			type,
 			context.getNode().credentials?.[type] ?? null,
 		]);
-		let slot = reads.get(key);
-		if (slot === undefined) {
-			slot = {};
-			reads.set(key, slot);
-		}
+		const slot: CredentialReads = reads.get(key) ?? {};
+		reads.set(key, slot);
+		// The read under way until it ends; then the slot is forgotten unless another one follows.
+		const begin = (): Read => {
+			const running = read();
+			slot.running = running;
+			void running.then(ignore, ignore).then(() => {
+				if (slot.running === running) slot.running = undefined;
+				if (slot.running === undefined && slot.next === undefined) reads.delete(key);
+			});
+			return running;
+		};
 		const running = slot.running;
-		if (running === undefined) return await begin(reads, key, slot, read);
+		if (running === undefined) return await begin();
 		// Under way, so begun before this delivery arrived: wait for the next one, which begins after.
-		const current = slot;
-		current.next ??= settled(running).then(() => {
-			current.next = undefined;
-			reads.set(key, current);
-			return begin(reads, key, current, read);
+		slot.next ??= running.then(ignore, ignore).then(() => {
+			slot.next = undefined;
+			reads.set(key, slot);
+			return begin();
 		});
-		return await current.next;
+		return await slot.next;
 	};

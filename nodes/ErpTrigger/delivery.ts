@@ -8,10 +8,9 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import type { ApiConventions, EventConventions } from '../shared/conventions';
-import { deliveryIdentity, isCaughtUp } from './identity';
 import type { NodeMemory } from './memory';
 import type { TriggerOptions } from './options';
-import { firstRun } from './ranEvents';
+import { deliveryIdentity, firstRun, isCaughtUp } from './ranEvents';
 import { withRestoreNote } from './reports';
 
 /** A delivery answered without a run: the status, a small JSON body, a Retry-After (seconds). */

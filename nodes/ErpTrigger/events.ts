@@ -119,12 +119,6 @@ export function normalizeEvents(events: unknown): string[] {
 	return [...new Set(list)].sort();
 }
 
-export function sameEvents(a: unknown, b: unknown): boolean {
-	const left = normalizeEvents(a);
-	const right = normalizeEvents(b);
-	return left.length === right.length && left.every((event, i) => event === right[i]);
-}
-
 /** Whether an event of this type starts the workflow for this (normalized) selection. */
 export function isSelected(selection: string[], type: string): boolean {
 	return selection.includes(ALL_EVENTS) || selection.includes(type);

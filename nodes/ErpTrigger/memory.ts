@@ -7,12 +7,6 @@ import type { IDataObject, ICredentialDataDecryptedObject, INodeExecutionData } 
 /** Why a stored registration could not be kept (webhookLifecycle.ts, `inspectRegistration`). */
 export type LostReason = 'gone' | 'disabled' | 'otherUrl' | 'otherEvents' | 'noSecret';
 
-/** A trigger running in this process: its `emit` (which saves its static data first), its data. */
-export interface LiveTrigger {
-	emit(item: IDataObject): void;
-	saved(): IDataObject;
-}
-
 /** A credential read shared by deliveries (credentialRead.ts): the one under way, the next. */
 export interface CredentialReads {
 	running?: Promise<ICredentialDataDecryptedObject>;
@@ -40,16 +34,16 @@ export interface NodeMemory {
 	/** Why checkExists found the registration lost, for the `create` n8n runs right after it. */
 	lostAtCheck?: LostReason;
 	/**
-	 * n8n's checkExists and the create after it are under way: n8n 2.41 runs them at the same time
-	 * as `trigger()`, whose scheduled check then waits for the next tick, as checkExists waits for
-	 * `checking`, the scheduled registration check under way.
+	 * n8n's checkExists and the create after it are under way (n8n 2.41 runs them while `trigger()`
+	 * runs): a scheduled check waits for the next tick. checkExists waits for `checking`, the
+	 * scheduled check under way.
 	 */
 	registering: boolean;
 	checking?: Promise<void>;
 	/** Credential reads shared by deliveries, by mode, type and credential (credentialRead.ts). */
 	credentialReads: Map<string, CredentialReads>;
-	/** The trigger running in this process (triggerRun.ts): while it runs. */
-	live?: LiveTrigger;
+	/** The trigger running in this process (triggerRun.ts): its `emit`, its static data. */
+	live?: { emit(item: IDataObject): void; saved(): IDataObject };
 	/** A test delivery accepted by `webhook()`, until the manual trigger emits it (triggerRun.ts). */
 	testDelivery?: INodeExecutionData[][];
 	/** Warnings already logged, by kind (delivery.ts): once per process. */

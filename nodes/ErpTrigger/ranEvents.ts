@@ -1,12 +1,51 @@
-// The events that already ran, by identity, per trigger node: each event runs once whether it
-// came by webhook, by catch-up, or both. Kept in the node's static data (saved with each run) and
-// in the process memory, for a delivery received where the trigger does not run. Each keeps at
-// most `maxRanEvents`. The saved memory is trimmed at each catch-up to what can still be needed
-// (docs/api-contract.md): `ranEvents`, the delivered events, while a catch-up may still read their
-// record; `ranCaughtUp`, the caught-up events, CAUGHT_UP_KEEP_SECONDS, for a sender's late retry.
+// Each event runs once, whether it came by webhook, by catch-up, or both (docs/api-contract.md).
+// Its identity: its type and a key in its data (the invoice's or stock movement's id), found in a
+// delivery at the credential's Event Identity Paths, in a list-derived item as its `id`.
+// The identities that ran are kept in the node's static data (saved with each run) and in the
+// process memory, for a delivery received where the trigger does not run, at most `maxRanEvents`
+// each. The saved ones are trimmed at each catch-up to what can still be needed: `ranEvents`, the
+// delivered events, while a catch-up may still read their record; `ranCaughtUp`, the caught-up
+// events, CAUGHT_UP_KEEP_SECONDS, for a sender's late retry.
 import type { IDataObject } from 'n8n-workflow';
 
+import type { EventConventions } from '../shared/conventions';
+import { valueAt } from '../shared/conventions';
+import type { Watch } from '../shared/watches';
+import { WATCHES } from '../shared/watches';
+import { idText, isSelected } from './events';
 import type { NodeMemory } from './memory';
+
+/** The events a list can show, each with the watch that derives it from the ERP's lists. */
+export const CATCH_UP_WATCHES: Readonly<Record<string, Watch>> = {
+	'vente.creee': WATCHES.invoice,
+	'facture.payee': WATCHES.invoicePaid,
+	'stock.bas': WATCHES.lowStock,
+};
+
+/** Whether events of `type` can be caught up from a list (and so need an identity). */
+export const isCaughtUp = (type: string) =>
+	Object.prototype.hasOwnProperty.call(CATCH_UP_WATCHES, type);
+
+/** The caught-up events among a (normalized) selection, in a fixed order. */
+export const caughtUpEvents = (selection: string[]) =>
+	Object.keys(CATCH_UP_WATCHES)
+		.filter((type) => isSelected(selection, type))
+		.sort();
+
+/** `type:key`, or undefined when the key is not a non-empty text or a whole number. */
+function identityOf(type: string, key: unknown): string | undefined {
+	const text = idText(key);
+	return text === undefined ? undefined : `${type}:${text}`;
+}
+
+/** A delivery's identity, read from its data where the conventions say; undefined when absent. */
+export function deliveryIdentity(type: string, data: unknown, conventions: EventConventions) {
+	const path = conventions.identityPaths[type];
+	return path === undefined ? undefined : identityOf(type, valueAt(data, path));
+}
+
+/** A list-derived item's identity: its type and its id (the invoice's or the movement's). */
+export const itemIdentity = (item: IDataObject) => identityOf(String(item.type), item.id);
 
 /** The static data keys (node scope), each identity -> the Unix second it ran. */
 export const RAN_EVENTS_KEY = 'ranEvents';

@@ -13,7 +13,7 @@ import type { IDataObject, ITriggerFunctions, ITriggerResponse } from 'n8n-workf
 import { NodeOperationError } from 'n8n-workflow';
 
 import { catchUp, startCatchUp } from './catchUp';
-import type { LiveTrigger, NodeMemory } from './memory';
+import type { NodeMemory } from './memory';
 import { readOptions } from './options';
 import { reportFailure, reportRestore, withRestoreNote } from './reports';
 import {
@@ -41,39 +41,34 @@ function manualResponse(context: ITriggerFunctions, memory: NodeMemory): ITrigge
 	};
 }
 
-/** One check (below), which never throws: a failure is reported and the next check tries again. */
-async function check(context: ITriggerFunctions, memory: NodeMemory): Promise<void> {
-	try {
-		if (isManual(context)) return;
-		const url = context.getWorkflowStaticData('node')[STATIC_KEYS.url];
-		if (typeof url !== 'string' || url === '') return;
-		const events = selectedEvents(context);
-		const state = await inspectRegistration(context, url, events);
-		if (state === 'ok') return;
-		await deleteOrphans(context, url);
-		const id = await register(context, url, events);
-		memory.restoredSecret = context.getWorkflowStaticData('node')[STATIC_KEYS.secret] as string;
-		reportRestore(context, memory, state === 'none' ? 'gone' : state, id);
-	} catch (cause) {
-		reportFailure(context, cause, {
-			doing: 'checking the webhook registration',
-			couldNot: 'could not check or restore its webhook registration',
-		});
-	}
-}
-
 /**
- * The scheduled check: false, checking nothing, while n8n's checkExists and create run
- * (`registering`). Nothing to check with manual registration, or before the first registration.
+ * The scheduled registration check: false, checking nothing, while n8n's checkExists and create
+ * run (`registering`). Never throws: a failure is reported and the next check tries again.
  */
 async function checkRegistration(context: ITriggerFunctions, memory: NodeMemory): Promise<boolean> {
 	if (memory.registering) return false;
-	memory.checking = check(context, memory);
-	try {
-		await memory.checking;
-	} finally {
-		memory.checking = undefined;
-	}
+	const check = async () => {
+		try {
+			if (isManual(context)) return;
+			const url = context.getWorkflowStaticData('node')[STATIC_KEYS.url];
+			if (typeof url !== 'string' || url === '') return;
+			const events = selectedEvents(context);
+			const state = await inspectRegistration(context, url, events);
+			if (state === 'ok') return;
+			await deleteOrphans(context, url);
+			const id = await register(context, url, events);
+			memory.restoredSecret = context.getWorkflowStaticData('node')[STATIC_KEYS.secret] as string;
+			reportRestore(context, memory, state === 'none' ? 'gone' : state, id);
+		} catch (cause) {
+			reportFailure(context, cause, {
+				doing: 'checking the webhook registration',
+				couldNot: 'could not check or restore its webhook registration',
+			});
+		}
+	};
+	memory.checking = check();
+	await memory.checking;
+	memory.checking = undefined;
 	return true;
 }
 
@@ -92,7 +87,7 @@ export async function runTrigger(
 	const { checkMinutes } = readOptions(context);
 	// One run per event: the item, with the note of a restore not yet reported.
 	const emit = (item: IDataObject) => context.emit([[{ json: withRestoreNote(item, memory) }]]);
-	const live: LiveTrigger = { emit, saved: () => context.getWorkflowStaticData('node') };
+	const live = { emit, saved: () => context.getWorkflowStaticData('node') };
 	memory.live = live;
 	const unregister = () => {
 		if (memory.live === live) memory.live = undefined;
@@ -111,26 +106,24 @@ export async function runTrigger(
 	// n8n 2.41 runs checkExists and create at the same time as this. So the first check is at the
 	// first tick, then every `checkMinutes` (a tick each minute: cron has no "every N minutes"), the
 	// catch-up right after it; a check put off while n8n's create runs comes at the next tick. A
-	// tick due while the last one's work runs is skipped. It returns its work's promise (for tests).
+	// tick due while the last one's work runs is skipped.
 	let ticks = 0;
 	let putOff = false;
-	let running: Promise<void> | undefined;
-	const work = async () => {
-		putOff = !(await checkRegistration(context, memory));
-		await catchUp(context, memory, emit);
-	};
-	const onTick = () => {
+	let running = false;
+	const onTick = async () => {
 		ticks += 1;
-		const due = putOff || (ticks - 1) % checkMinutes === 0;
-		if (!due || running !== undefined) return undefined;
-		running = work().finally(() => {
-			running = undefined;
-		});
-		return running;
+		if (running || !(putOff || (ticks - 1) % checkMinutes === 0)) return;
+		running = true;
+		try {
+			putOff = !(await checkRegistration(context, memory));
+			await catchUp(context, memory, emit);
+		} finally {
+			running = false;
+		}
 	};
 	context.helpers.registerCron(
 		{ expression: `${secondOf(context.getNode().id)} * * * * *` },
-		onTick,
+		() => void onTick(),
 	);
 	return {
 		closeFunction: async () => unregister(),

@@ -17,7 +17,7 @@ import type { ApiConventions } from '../shared/conventions';
 import { unlessNotFound } from '../shared/notFound';
 import { erpApiRequest, erpPaginate, getGuardedCredentials } from '../shared/transport';
 import type { CredentialRead } from '../shared/transport';
-import { normalizeEvents, sameEvents } from './events';
+import { normalizeEvents } from './events';
 import { readOptions } from './options';
 import type { LostReason, NodeMemory } from './memory';
 import { reportRestore } from './reports';
@@ -143,7 +143,7 @@ export async function inspectRegistration(
 				? 'otherUrl'
 				: remote.status !== undefined && remote.status !== 'active'
 					? 'disabled'
-					: !sameEvents(remote.events, events)
+					: JSON.stringify(normalizeEvents(remote.events)) !== JSON.stringify(events)
 						? 'otherEvents'
 						: typeof data[STATIC_KEYS.secret] !== 'string'
 							? 'noSecret'

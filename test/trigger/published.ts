@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports */
 /**
  * The ERP Trigger's `trigger()` as n8n runs it while the workflow is published (packages/cli
  * ActiveWorkflowManager / WorkflowTriggerActivator, 2.41): in n8n-core's TriggerContext (mode
@@ -7,7 +7,9 @@
  * when the node emits, **not after a scheduled tick that emits nothing**. At a start (`restart`),
  * the webhook side is activated first (checkExists, then create), as n8n 1.123 and 2.33 do; 2.41
  * runs both at once on one Workflow (`restartAtOnce`). `registerCron` is captured: each `tick()`
- * is one minute of the schedule, and resolves when the work the tick started is done.
+ * is one minute of the schedule. n8n ignores what a tick returns, and so does the harness: a tick
+ * resolves when the work it started is over as n8n sees it, every call the node made to n8n
+ * (requests, credential reads) answered and no new one begun for `IDLE_MS` (`idle`).
  *
  * It shares workflow id, node (id and name) and saved static data with the harness's
  * `activateTrigger`, which plays the webhook side (activation, deliveries).
@@ -38,6 +40,59 @@ import { activate, triggerProcess } from './process';
 const NODE_ID = 'harness-trigger-node';
 const NODE_NAME = 'ERP Trigger';
 
+/**
+ * How long no call to n8n may begin, with none under way, before a tick's work is taken as over.
+ * Longer than any wait of the node's between two calls here: the transport's pacer spaces requests
+ * (a millisecond or less with these sandboxes' rate limit, UNPACED), and no tick's work in these
+ * tests retries after a wait. A wait of the node's is a timer set before this one with a shorter
+ * delay, so it ends, and its next call begins, before this one is read.
+ */
+const IDLE_MS = 30;
+
+/** The node's calls to n8n from a trigger context (requests, credential reads): how many are under way. */
+class CallWatch {
+	/** Calls begun and ended so far: unchanged while the node makes no call. */
+	private changes = 0;
+	private underWay = 0;
+
+	/** Counts the context's calls that return a promise, from now on. */
+	watch(context: TriggerContext): void {
+		const helpers = context.helpers as unknown as Record<string, unknown>;
+		for (const [name, helper] of Object.entries(helpers)) {
+			if (typeof helper === 'function') helpers[name] = this.counted(helper as Call);
+		}
+		context.getCredentials = this.counted(context.getCredentials as Call) as never;
+	}
+
+	/** Resolves once no call is under way and none began or ended for IDLE_MS. */
+	async idle(): Promise<void> {
+		let seen: number;
+		do {
+			seen = this.changes;
+			await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
+		} while (this.underWay > 0 || this.changes !== seen);
+	}
+
+	private counted(call: Call): Call {
+		const change = (by: number) => {
+			this.changes += 1;
+			this.underWay += by;
+		};
+		return function (this: unknown, ...args) {
+			const result = call.apply(this, args);
+			if (!(result instanceof Promise)) return result;
+			change(1);
+			void result.then(
+				() => change(-1),
+				() => change(-1),
+			);
+			return result;
+		};
+	}
+}
+
+type Call = (...args: unknown[]) => unknown;
+
 export interface LogLine {
 	level: 'warn' | 'error' | 'info' | 'debug';
 	message: string;
@@ -55,7 +110,7 @@ export interface PublishedTrigger {
 	 * while the webhook side runs: begun just before the tick, or (`tickFirst`) just after it.
 	 */
 	restartAtOnce(options: { tickFirst: boolean }): Promise<void>;
-	/** `minutes` minutes of the schedule, one tick each; resolves when their work is done. */
+	/** `minutes` minutes of the schedule, one tick each; resolves when their work is over (`idle`). */
 	tick(minutes?: number): Promise<void>;
 	/** What the node logged, and the failed executions it saved. */
 	readonly logs: LogLine[];
@@ -89,6 +144,7 @@ export async function publishTrigger(spec: {
 	let saves = 0;
 	let ticks: Array<(at: Date) => unknown> = [];
 	let workflow: Workflow;
+	const calls = new CallWatch();
 
 	const save = () => {
 		saveStaticData(spec.workflowId, workflow.staticData);
@@ -97,7 +153,8 @@ export async function publishTrigger(spec: {
 	const logger = (level: LogLine['level']) => (message: string) => logs.push({ level, message });
 
 	const tickAll = async () => {
-		await Promise.all(ticks.map(async (onTick) => await onTick(new Date())));
+		for (const onTick of ticks) onTick(new Date());
+		await calls.idle();
 	};
 
 	const start = async (activation: WorkflowActivateMode, atOnce?: { tickFirst: boolean }) => {
@@ -129,6 +186,7 @@ export async function publishTrigger(spec: {
 			(error: Error) => failures.push(error),
 			{ registerCron: (_cron, onTick) => void ticks.push(onTick) },
 		);
+		calls.watch(context);
 		Object.defineProperty(context, 'logger', {
 			value: {
 				warn: logger('warn'),

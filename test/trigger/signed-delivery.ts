@@ -31,7 +31,7 @@ export function signedDelivery(
 			id,
 			type: options.type ?? 'vente.creee',
 			created_at: new Date(timestamp * 1000).toISOString(),
-			// Each event its own invoice: one invoice is one vente.creee (its identity, identity.ts).
+			// Each event its own invoice: one invoice is one vente.creee (its identity, ranEvents.ts).
 			data: options.data ?? { id: `fac_${id}`, total_ttc: 1200 },
 		});
 	return {
