@@ -59,17 +59,14 @@ async function readPage(
 	const key = pageSizeKey(resolved.node, resolved.credentialType, resolved.baseUrl);
 	const limit = limitToSend(key, page.wanted);
 	// The transport's errors go on unchanged, but for a first refusal of the page size (once only).
-	const first = await ask(limit).then(
-		(read) => ({ ok: true as const, read }),
-		(error: unknown) => ({ ok: false as const, error }),
-	);
-	if (first.ok) return first.read;
-	const refusal =
-		mayFallBack && limit !== undefined
-			? limitRefusal(apiErrorFacts(first.error), limit, pageSizeParam)
-			: undefined;
-	if (refusal === undefined || limit === undefined) throw first.error;
-	rememberRefusal(key, limit, refusal.maximum);
+	if (!mayFallBack || limit === undefined) return await ask(limit);
+	try {
+		return await ask(limit);
+	} catch (error) {
+		const refusal = limitRefusal(apiErrorFacts(error), limit, pageSizeParam);
+		if (refusal === undefined) throw error;
+		rememberRefusal(key, limit, refusal.maximum);
+	}
 	const smaller = limitToSend(key, page.wanted);
 	context.logger.info(
 		`ERP API refused ${pageSizeParam}=${limit} on GET ${path}; reading ${smaller === undefined ? "the server's default page size" : `pages of ${smaller}`} from now on with this credential`,

@@ -20,13 +20,13 @@ import {
 	waitCapError,
 } from './errors';
 import type { ErpErrorContext } from './errors';
-import { clockMs, closedUntilMs, takeTurn, wait } from './pacer';
+import { clockMs, takeTurn, wait } from './pacer';
 import { DEFAULT_MAX_WAIT_SECONDS, isIdempotentMethod } from './settings';
 import type { ErpContext, ErpRequest, ErpRequestSettings, HttpMethod } from './settings';
 
 /** Retries after a lost answer (never a 429). */
 export const MAX_RETRIES = 5;
-export const BACKOFF_BASE_SECONDS = 0.5;
+const BACKOFF_BASE_SECONDS = 0.5;
 export const BACKOFF_CAP_SECONDS = 30;
 
 /** Network codes after which the request may have been processed (never after ECONNREFUSED). */
@@ -38,7 +38,7 @@ export function backoffSeconds(retry: number, random: () => number): number {
 	return random() * Math.min(BACKOFF_CAP_SECONDS, BACKOFF_BASE_SECONDS * 2 ** retry);
 }
 
-export type Decision =
+type Decision =
 	| { action: 'retry'; waitSeconds: number }
 	/** Wait for a turn again (a 429 whose wait fits in Max Rate-Limit Wait). */
 	| { action: 'turn' }
@@ -153,7 +153,7 @@ export async function send(
 			retry,
 			maxWaitSeconds,
 			waitedMs: result.atMs - startedAtMs,
-			closedForMs: closedUntilMs(turn) - result.atMs,
+			closedForMs: turn.pace.closedUntilMs - result.atMs,
 		};
 		const decision = decide(outcome, request, times, Math.random);
 		if (decision.action === 'turn') continue;
@@ -178,13 +178,9 @@ async function failure(
 ): Promise<NodeApiError> {
 	const { node } = resolved;
 	const errorContext: ErpErrorContext = {
-		method: request.method,
+		...request,
 		path: requestPath(request),
-		body: request.body,
-		resource: request.resource,
-		itemIndex: request.itemIndex,
 		authentication: resolved.authentication,
-		resendable: request.resendable,
 		secrets: await currentSecrets(context, resolved),
 	};
 	const { answer, outcome } = last;
