@@ -76,21 +76,15 @@ export function decide(
 			outcome.info.retryAfterSeconds !== undefined || outcome.info.resetSeconds !== undefined;
 		return { action: 'fail', reason: 'waitCap', waitSeconds, waitedSeconds, estimated: !named };
 	}
-	let asked: number | undefined;
-	if (outcome.kind === 'status' && outcome.status >= 500) {
-		if (!resendable) return { action: 'fail', reason: 'notRetryable' };
-		asked = outcome.info.retryAfterSeconds;
-	} else if (outcome.kind === 'badBody') {
-		if (!resendable) return { action: 'fail', reason: 'notRetryable' };
-	} else if (outcome.kind === 'network') {
-		const code = outcome.code ?? '';
-		if (code !== 'ECONNREFUSED' && !(TRANSIENT_CODES.test(code) && resendable)) {
-			return { action: 'fail', reason: 'notRetryable' };
-		}
-	} else {
-		return { action: 'fail', reason: 'notRetryable' };
-	}
+	// A refused connection was never received; a lost answer is resent only when resendable.
+	const refused = outcome.kind === 'network' && outcome.code === 'ECONNREFUSED';
+	const lost =
+		(outcome.kind === 'status' && outcome.status >= 500) ||
+		outcome.kind === 'badBody' ||
+		(outcome.kind === 'network' && TRANSIENT_CODES.test(outcome.code ?? ''));
+	if (!refused && !(lost && resendable)) return { action: 'fail', reason: 'notRetryable' };
 	if (retry >= MAX_RETRIES) return { action: 'fail', reason: 'exhausted' };
+	const asked = outcome.kind === 'status' ? outcome.info.retryAfterSeconds : undefined;
 	if (asked !== undefined) {
 		if (asked > maxWaitSeconds) return { action: 'fail', reason: 'waitCap', waitSeconds: asked };
 		return { action: 'retry', waitSeconds: asked };
