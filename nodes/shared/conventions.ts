@@ -7,14 +7,7 @@ import { apiConventionProperties } from './credentialFields';
 import { invalid, labelOf, show, toEnum } from './validation';
 
 /** A path in a JSON answer: the names of the keys from the top, such as ['pagination', 'next_cursor']. */
-export type JsonPath = string[];
-
-export interface ListConventions {
-	cursorParam: string;
-	pageSizeParam: string;
-	itemsPath: JsonPath;
-	nextCursorPath: JsonPath;
-}
+type JsonPath = string[];
 
 export type SignatureScheme =
 	| { kind: 'standardWebhooks' }
@@ -36,12 +29,6 @@ export interface EventConventions {
 	typeHeader?: string;
 	/** Per event type, where the event's identity is in its data (the ERP Trigger's catch-up). */
 	identityPaths: Record<string, JsonPath>;
-}
-
-export interface ApiConventions {
-	list: ListConventions;
-	signature: SignatureScheme;
-	event: EventConventions;
 }
 
 /** The value at `path` in `value`, or undefined when a step is missing or not an object. */
@@ -73,7 +60,7 @@ export function readConventions(
 	credentials: ICredentialDataDecryptedObject,
 	node: INode,
 	itemIndex?: number,
-): ApiConventions {
+) {
 	const stored: ICredentialDataDecryptedObject =
 		credentials.customConventions === true ? credentials : {};
 	const at = (name: string) => ({
@@ -112,7 +99,7 @@ export function readConventions(
 	const oneOf = <T extends string>(name: string, allowed: readonly T[]): T =>
 		toEnum(at(name), raw(name), allowed);
 
-	const list: ListConventions = {
+	const list = {
 		cursorParam: named('cursorParam', QUERY_NAME, 'query parameter name'),
 		pageSizeParam: named('pageSizeParam', QUERY_NAME, 'query parameter name'),
 		itemsPath: path('itemsPath'),
@@ -171,3 +158,6 @@ export function readConventions(
 	};
 	return { list, signature, event };
 }
+
+/** `list` for the list reader, `signature` and `event` for the trigger. */
+export type ApiConventions = ReturnType<typeof readConventions>;

@@ -14,10 +14,7 @@ export interface ValueSource {
 type Described = INodeProperties | INodePropertyCollection;
 
 /** The parameter or option `name` among `properties`, or among the options of their collections. */
-export function findProperty(
-	properties: readonly Described[],
-	name: string,
-): INodeProperties | undefined {
+function findProperty(properties: readonly Described[], name: string): INodeProperties | undefined {
 	const own = properties.find((p) => 'name' in p && p.name === name && 'type' in p);
 	if (own) return own as INodeProperties;
 	for (const property of properties) {

@@ -6,7 +6,7 @@
  * Per version, one n8n with the packed package, the sandbox (2,000 articles) and two HTTPS fronts:
  * - load: our nodes, the AI-tool variant and both credentials;
  * - Return All exact under connection resets and 503s; control: resets on every attempt fail the
- *   run, after retries, naming ECONNRESET (what older n8n's NodeApiError hides: see classify.ts);
+ *   run, after retries, naming ECONNRESET (what older n8n's NodeApiError hides: see attempt.ts);
  * - the key-origin guard through the real HTTP Request node, with its control;
  * - the trigger: registration, one run per ERP event, replay refused, a forged delivery 401;
  * - OAuth2: a PKCE-connected credential whose access token expires: two runs, two refreshes;

@@ -14,7 +14,7 @@ import { describe, test } from '@jest/globals';
 
 import { NodeApiError } from 'n8n-workflow';
 
-import { answerFromError, networkCodeFromError } from '../../nodes/shared/transport/classify';
+import { answerFromError, networkCodeFromError } from '../../nodes/shared/transport/attempt';
 import { errorChain } from '../../nodes/shared/transport/apiError';
 import { erpNode } from './helpers';
 

@@ -208,7 +208,7 @@ describe('a 429: slower, then recovering', () => {
 			NOW,
 		);
 		assert.equal(pace.cutRate, undefined);
-		assert.equal(pace.gateUntilMs, -Infinity);
+		assert.equal(pace.closedUntilMs, -Infinity);
 	});
 });
 

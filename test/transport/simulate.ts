@@ -168,7 +168,7 @@ export function simulate(options: SimulationOptions) {
 				retry: 0,
 				maxWaitSeconds,
 				waitedMs: now - startedAt,
-				closedForMs: options.burst ? permits[p].until - now : pace.gateUntilMs - now,
+				closedForMs: options.burst ? permits[p].until - now : pace.closedUntilMs - now,
 			};
 			const decision = decide(outcome, { method: 'POST' }, times, random);
 			if (decision.action === 'fail') return finish(p, false);

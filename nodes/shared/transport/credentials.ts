@@ -1,14 +1,8 @@
 // Credentials: the node's ERP credential after the guards, and what a request needs from it.
 import { NodeOperationError } from 'n8n-workflow';
-import type {
-	ICredentialDataDecryptedObject,
-	ICredentialsDecrypted,
-	IExecuteFunctions,
-	INode,
-} from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IExecuteFunctions, INode } from 'n8n-workflow';
 
 import { readConventions } from '../conventions';
-import type { ListConventions } from '../conventions';
 import { credentialProblem, normalizeBaseUrl } from '../guards';
 import { secretsOf } from './apiError';
 import { notConnectedError } from './errors';
@@ -53,23 +47,6 @@ export async function getListConventions(context: ErpContext, itemIndex?: number
 	return readConventions(credentials, context.getNode(), itemIndex).list;
 }
 
-/** What a request needs from the node and its credential, read once per request or per list. */
-export interface ResolvedCredential {
-	node: INode;
-	authentication: 'apiKey' | 'oAuth2';
-	credentialType: ErpCredentialType;
-	/** API key credentials only: handed to n8n so that it does not decrypt them again. */
-	credentialsDecrypted?: ICredentialsDecrypted;
-	baseUrl: string;
-	host: string;
-	paceKey: string;
-	/** The credential's secret values, scrubbed from error texts. */
-	secrets: string[];
-	lists: ListConventions;
-	/** The credential's Rate Limit (Requests per Minute); undefined: not set. */
-	ratePerMinute?: number;
-}
-
 function ratePerMinuteOf(
 	credentials: ICredentialDataDecryptedObject,
 	node: INode,
@@ -87,10 +64,8 @@ function ratePerMinuteOf(
 	return value;
 }
 
-export async function resolveCredential(
-	context: ErpContext,
-	itemIndex: number | undefined,
-): Promise<ResolvedCredential> {
+/** What a request needs from the node and its credential, read once per request or per list. */
+export async function resolveCredential(context: ErpContext, itemIndex: number | undefined) {
 	const node = context.getNode();
 	const authentication = authenticationOf(context, itemIndex);
 	const credentialType = credentialTypeOf(authentication);
@@ -113,6 +88,7 @@ export async function resolveCredential(
 		node,
 		authentication,
 		credentialType,
+		/** API key credentials only: handed to n8n so that it does not decrypt them again. */
 		credentialsDecrypted:
 			authentication === 'apiKey' && reference?.id
 				? { id: reference.id, name: reference.name, type: credentialType, data: credentials }
@@ -120,11 +96,15 @@ export async function resolveCredential(
 		baseUrl,
 		host: new URL(baseUrl).host,
 		paceKey: paceKey(credentialType, baseUrl, key),
+		/** The credential's secret values, scrubbed from error texts. */
 		secrets: secretsOf(credentials),
 		lists: readConventions(credentials, node, itemIndex).list,
+		/** The credential's Rate Limit (Requests per Minute); undefined: not set. */
 		ratePerMinute: ratePerMinuteOf(credentials, node, itemIndex),
 	};
 }
+
+export type ResolvedCredential = Awaited<ReturnType<typeof resolveCredential>>;
 
 /** The secrets to scrub from an error (OAuth2 tokens may have been refreshed since). */
 export async function currentSecrets(context: ErpContext, resolved: ResolvedCredential) {

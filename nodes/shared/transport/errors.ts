@@ -1,22 +1,17 @@
 // The errors a request ends with, each a NodeApiError in a user's terms that keeps the API's error
 // code (apiError.ts `makeError`, API text scrubbed): an HTTP status, the rate limit's wait past Max
 // Rate-Limit Wait, the daily quota, an unreadable body, no HTTP answer (network, TLS, OAuth2).
-import type { IDataObject, INode, NodeApiError } from 'n8n-workflow';
+import type { INode, NodeApiError } from 'n8n-workflow';
 
 import type { ErpApiErrorDetail } from './apiError';
 import { joinSentences, makeError, readApiError, redactSecrets, withPeriod } from './apiError';
 import { isIdempotentMethod, requiredScopes } from './settings';
-import type { HttpMethod } from './settings';
+import type { ErpRequest, HttpMethod } from './settings';
 
-/** What the transport knows about a failed request when it builds the error. */
-export interface ErpErrorContext {
-	method: HttpMethod;
-	path: string;
-	body?: IDataObject;
-	resource?: string;
-	itemIndex?: number;
+/** What the transport knows about a failed request when it builds the error (`path` with its slash). */
+export interface ErpErrorContext
+	extends Pick<ErpRequest, 'method' | 'path' | 'body' | 'resource' | 'itemIndex' | 'resendable'> {
 	authentication: 'apiKey' | 'oAuth2';
-	resendable?: boolean;
 	/** The credential's secret values, scrubbed from anything the API sends back. */
 	secrets?: readonly string[];
 }

@@ -4,7 +4,6 @@
 export type { ErpContext, ErpCredentialType, ErpEvent } from './settings';
 export type { ErpRequest, ErpRequestSettings } from './settings';
 export { EVENT_SCOPES, getRequestSettings, requestOptionsDescription } from './settings';
-export { requiredScopes } from './settings';
 export { getGuardedCredentials, getListConventions } from './credentials';
 export type { CredentialRead } from './credentials';
 export { erpApiRequest, erpApiResponse } from './request';

@@ -1,8 +1,9 @@
 // The pacer: each key's rate, in one place, whatever limiter the ERP or a gateway runs (fixed or
 // sliding windows, token or leaky buckets) and whatever it reports.
-// - A key's requests go from the head of its queue, evenly spaced a little under the rate known
-//   (the ERP's headers, else the credential's Rate Limit, else the spec's 100 per minute), one
-//   interval after the last turn (a timer's lateness never adds up). Headers never grant a burst.
+// - A key's requests go from the head of its queue (a request's turn: its moment to be sent),
+//   evenly spaced a little under the rate known (the ERP's headers, else the credential's Rate
+//   Limit, else the spec's 100 per minute), one interval after the last turn (a timer's lateness
+//   never adds up). Headers never grant a burst.
 // - A 429 halves the rate (once per round sent since the last cut, down to a sixteenth) and closes
 //   the key until its Retry-After, else its reset, else one interval at the new rate. Each accepted
 //   request adds back a fiftieth of the rate where refusals began (as TCP finds a link's capacity),
@@ -26,7 +27,7 @@ export const RATE_MARGIN = 0.97;
 // accepted request adds back RECOVER_STEP of the rate where refusals began.
 export const CUT_FACTOR = 0.5;
 export const MIN_RATE_SHARE = 1 / 16;
-export const RECOVER_STEP = 1 / 50;
+const RECOVER_STEP = 1 / 50;
 /** Added to a server's reset, so that the request lands after it. */
 export const RESET_MARGIN_MS = 20;
 /** A waiting request looks again (and notices a cancellation) at least this often. */
@@ -35,51 +36,40 @@ export const WAIT_SLICE_MS = 200;
 export const IDLE_MS = 15 * 60_000;
 export const MAX_KEYS = 500;
 
-/** One key's rate state. */
-export interface Pace {
-	/** Per minute: the rate a 429 cut to (undefined: the known rate), and where refusals began. */
-	cutRate?: number;
-	refusedRate?: number;
-	/** When the rate was last cut (-Infinity: never), and whether anything was accepted since. */
-	cutAtMs: number;
-	acceptedSinceCut: boolean;
-	/** Nothing is sent before then (a 429's wait, or a window used up). */
-	gateUntilMs: number;
-	lastSentMs: number;
-	/** The headers' limit per window, and the longest window seen (ms). */
-	limit?: number;
-	windowMs: number;
-	/** The current window's end (the tightest bound its answers gave) and what is left of it. */
-	windowEndMs?: number;
-	remaining?: number;
-	/** The credential's rate, as it says now (undefined: not set). */
-	credentialRate?: number;
-	inFlight: number;
-	/** Waiting tickets, first come first served (a refused request goes first). */
-	queue: number[];
-	/** When each waiting ticket last looked (one whose wait never returns is passed over). */
-	seen: Map<number, number>;
-	nextTicket: number;
-	lastUsedMs: number;
-}
-
-export function newPace(nowMs: number): Pace {
+/** One key's rate state, as it starts. */
+export function newPace(nowMs: number) {
 	return {
+		/** Per minute: the rate a 429 cut to (undefined: the known rate), and where refusals began. */
+		cutRate: undefined as number | undefined,
+		refusedRate: undefined as number | undefined,
+		/** When the rate was last cut (-Infinity: never), and whether anything was accepted since. */
 		cutAtMs: -Infinity,
 		acceptedSinceCut: true,
-		gateUntilMs: -Infinity,
+		/** Nothing is sent before then (a 429's wait, or a window used up). */
+		closedUntilMs: -Infinity,
 		lastSentMs: -Infinity,
+		/** The headers' limit per window, and the longest window seen (ms). */
+		limit: undefined as number | undefined,
 		windowMs: 0,
+		/** The current window's end (the tightest bound its answers gave) and what is left of it. */
+		windowEndMs: undefined as number | undefined,
+		remaining: undefined as number | undefined,
+		/** The credential's rate, as it says now (undefined: not set). */
+		credentialRate: undefined as number | undefined,
 		inFlight: 0,
-		queue: [],
-		seen: new Map(),
+		/** Waiting tickets, first come first served (a refused request goes first). */
+		queue: [] as number[],
+		/** When each waiting ticket last looked (one whose wait never returns is passed over). */
+		seen: new Map<number, number>(),
 		nextTicket: 0,
 		lastUsedMs: nowMs,
 	};
 }
 
+export type Pace = ReturnType<typeof newPace>;
+
 /** The rate known, per minute: the headers' limit per window, else the credential's, else the spec's. */
-export function knownRate(pace: Pace): number {
+function knownRate(pace: Pace): number {
 	if (pace.limit !== undefined && pace.windowMs > 0) return (pace.limit * 60_000) / pace.windowMs;
 	return pace.credentialRate ?? SPEC_RATE_PER_MINUTE;
 }
@@ -90,7 +80,7 @@ export function currentRate(pace: Pace): number {
 }
 
 /** The spacing between two requests of the key at `nowMs`. */
-export function intervalMs(pace: Pace, nowMs: number): number {
+function intervalMs(pace: Pace, nowMs: number): number {
 	let interval = 60_000 / currentRate(pace);
 	// What is left of the headers' window, spread to its end (others may be using it too).
 	const { windowEndMs, remaining } = pace;
@@ -108,12 +98,12 @@ export function turnAtMs(pace: Pace, position: number, nowMs: number): number {
 
 /** When the head's turn comes: one interval after the last turn, and not before the key opens. */
 export function dueMs(pace: Pace, nowMs: number): number {
-	return Math.max(pace.gateUntilMs, pace.lastSentMs + intervalMs(pace, nowMs));
+	return Math.max(pace.closedUntilMs, pace.lastSentMs + intervalMs(pace, nowMs));
 }
 
 /** turnAtMs, by `deadlineMs` at the latest; now when the key is closed past it (no use waiting). */
 export function turnByMs(pace: Pace, position: number, nowMs: number, deadlineMs: number): number {
-	return pace.gateUntilMs > deadlineMs
+	return pace.closedUntilMs > deadlineMs
 		? nowMs
 		: Math.min(turnAtMs(pace, position, nowMs), deadlineMs);
 }
@@ -127,18 +117,11 @@ export function sent(pace: Pace, nowMs: number, dueAtMs = nowMs): void {
 }
 
 /** What one answer said, for the pacer. */
-export interface PaceAnswer {
+interface PaceAnswer {
 	status: number;
 	apiCode?: string;
 	info: RateLimitInfo;
 	sentAtMs: number;
-}
-
-/** The wait a 429 names: Retry-After, else the window's reset (plus a margin); undefined: none. */
-export function namedWaitMs(info: RateLimitInfo): number | undefined {
-	if (info.retryAfterSeconds !== undefined) return info.retryAfterSeconds * 1000;
-	if (info.resetSeconds !== undefined) return info.resetSeconds * 1000 + RESET_MARGIN_MS;
-	return undefined;
 }
 
 function readWindow(pace: Pace, info: RateLimitInfo, nowMs: number): void {
@@ -172,7 +155,7 @@ export function answered(pace: Pace, answer: PaceAnswer | undefined, nowMs: numb
 		// The window is used up (by us or others): nothing goes before its end.
 		const { windowEndMs, remaining } = pace;
 		if (windowEndMs !== undefined && remaining !== undefined && remaining - pace.inFlight <= 0) {
-			pace.gateUntilMs = Math.max(pace.gateUntilMs, windowEndMs + RESET_MARGIN_MS);
+			pace.closedUntilMs = Math.max(pace.closedUntilMs, windowEndMs + RESET_MARGIN_MS);
 		}
 		return;
 	}
@@ -184,8 +167,12 @@ export function answered(pace: Pace, answer: PaceAnswer | undefined, nowMs: numb
 		pace.cutAtMs = nowMs;
 		pace.acceptedSinceCut = false;
 	}
-	const wait = namedWaitMs(answer.info) ?? 60_000 / currentRate(pace);
-	pace.gateUntilMs = Math.max(pace.gateUntilMs, nowMs + wait);
+	// The wait it names (Retry-After, else the window's reset plus a margin), else one interval.
+	const { retryAfterSeconds: after, resetSeconds: reset } = answer.info;
+	let wait = 60_000 / currentRate(pace);
+	if (after !== undefined) wait = after * 1000;
+	else if (reset !== undefined) wait = reset * 1000 + RESET_MARGIN_MS;
+	pace.closedUntilMs = Math.max(pace.closedUntilMs, nowMs + wait);
 }
 
 /** Forgets idle keys unused for IDLE_MS, and past MAX_KEYS the least recently used idle ones. */
@@ -267,6 +254,3 @@ export function settle(turn: Turn, answer?: Omit<PaceAnswer, 'sentAtMs'>, atMs =
 	turn.settled = true;
 	answered(turn.pace, answer && { ...answer, sentAtMs: turn.sentAtMs }, atMs);
 }
-
-/** Until when the turn's key is closed (a 429's wait, named or chosen). */
-export const closedUntilMs = (turn: Turn): number => turn.pace.gateUntilMs;

@@ -11,7 +11,7 @@
 // Retry-After (delta seconds or an HTTP date) is read beside them.
 export type Headers = Record<string, unknown>;
 
-export type DialectName = 'ietf-fields' | 'draft7' | 'structured' | 'x-ratelimit';
+type DialectName = 'ietf-fields' | 'draft7' | 'structured' | 'x-ratelimit';
 
 /** What one dialect says about the current window (`resetSeconds`: until it resets). */
 export interface BudgetReading {
@@ -35,8 +35,8 @@ export function header(headers: Headers | undefined, name: string): string | und
 }
 
 /** A non-negative decimal number, else undefined. */
-export function nonNegativeNumber(value: string | undefined): number | undefined {
-	if (value === undefined || value === '' || !/^\d+(\.\d+)?$/.test(value)) return undefined;
+function nonNegativeNumber(value: string | undefined): number | undefined {
+	if (value === undefined || !/^\d+(\.\d+)?$/.test(value)) return undefined;
 	const n = Number(value);
 	return Number.isFinite(n) ? n : undefined;
 }
@@ -81,56 +81,11 @@ function sfList(value: string): Array<{ name: string; params: Map<string, number
 	return items;
 }
 
-function ietfFields(headers: Headers, nowMs: number): BudgetReading {
-	return {
-		limit: leadingNumber(header(headers, 'ratelimit-limit')),
-		remaining: nonNegativeNumber(header(headers, 'ratelimit-remaining')),
-		resetSeconds: resetSecondsOf(nonNegativeNumber(header(headers, 'ratelimit-reset')), nowMs),
-	};
-}
+/** An X-RateLimit-* field, or its X-Rate-Limit-* spelling. */
+const xField = (headers: Headers, name: string) =>
+	header(headers, `x-ratelimit-${name}`) ?? header(headers, `x-rate-limit-${name}`);
 
-function draft7(headers: Headers, nowMs: number): BudgetReading {
-	const fields = keyValues((header(headers, 'ratelimit') ?? '').split(/[,;]/));
-	const policy = leadingNumber(header(headers, 'ratelimit-policy'));
-	return {
-		limit: fields.get('limit') ?? policy,
-		remaining: fields.get('remaining'),
-		resetSeconds: resetSecondsOf(fields.get('reset'), nowMs),
-	};
-}
-
-function structured(headers: Headers, nowMs: number): BudgetReading {
-	const policies = new Map(
-		sfList(header(headers, 'ratelimit-policy') ?? '').map((p) => [p.name, p.params]),
-	);
-	let tightest: BudgetReading | undefined;
-	for (const { name, params } of sfList(header(headers, 'ratelimit') ?? '')) {
-		const policy = policies.get(name);
-		const remaining = params.get('r');
-		// Without t the window is the policy's whole w (the most it can be).
-		const resetSeconds = resetSecondsOf(params.get('t') ?? policy?.get('w'), nowMs);
-		if (remaining === undefined || resetSeconds === undefined) continue;
-		const reading = { limit: policy?.get('q'), remaining, resetSeconds };
-		const fewer = tightest?.remaining === undefined || remaining < tightest.remaining;
-		const same = tightest?.remaining === remaining;
-		if (fewer || (same && resetSeconds > (tightest?.resetSeconds ?? 0))) tightest = reading;
-	}
-	return tightest ?? {};
-}
-
-function xRateLimit(headers: Headers, nowMs: number): BudgetReading {
-	const dated = Date.parse(header(headers, 'date') ?? '');
-	const referenceMs = Number.isNaN(dated) ? nowMs : dated;
-	const field = (name: string) =>
-		header(headers, `x-ratelimit-${name}`) ?? header(headers, `x-rate-limit-${name}`);
-	return {
-		limit: leadingNumber(field('limit')),
-		remaining: nonNegativeNumber(field('remaining')),
-		resetSeconds: resetSecondsOf(nonNegativeNumber(field('reset')), referenceMs),
-	};
-}
-
-/** The dialects, as data: the header that shows each is present, and its reader. */
+/** The dialects, as data, in the order they are tried: what shows each is present, and its reader. */
 export const DIALECTS: ReadonlyArray<{
 	name: DialectName;
 	present: (headers: Headers) => boolean;
@@ -139,20 +94,61 @@ export const DIALECTS: ReadonlyArray<{
 	{
 		name: 'structured',
 		present: (h) => /^\s*("|[a-z*][^=,]*;)/i.test(header(h, 'ratelimit') ?? ''),
-		read: structured,
+		read: (h, nowMs) => {
+			const policies = new Map(
+				sfList(header(h, 'ratelimit-policy') ?? '').map((p) => [p.name, p.params]),
+			);
+			let tightest: BudgetReading | undefined;
+			for (const { name, params } of sfList(header(h, 'ratelimit') ?? '')) {
+				const policy = policies.get(name);
+				const remaining = params.get('r');
+				// Without t the window is the policy's whole w (the most it can be).
+				const resetSeconds = resetSecondsOf(params.get('t') ?? policy?.get('w'), nowMs);
+				if (remaining === undefined || resetSeconds === undefined) continue;
+				const reading = { limit: policy?.get('q'), remaining, resetSeconds };
+				const fewer = tightest?.remaining === undefined || remaining < tightest.remaining;
+				const same = tightest?.remaining === remaining;
+				if (fewer || (same && resetSeconds > (tightest?.resetSeconds ?? 0))) tightest = reading;
+			}
+			return tightest ?? {};
+		},
 	},
-	{ name: 'draft7', present: (h) => header(h, 'ratelimit') !== undefined, read: draft7 },
+	{
+		name: 'draft7',
+		present: (h) => header(h, 'ratelimit') !== undefined,
+		read: (h, nowMs) => {
+			const fields = keyValues((header(h, 'ratelimit') ?? '').split(/[,;]/));
+			return {
+				limit: fields.get('limit') ?? leadingNumber(header(h, 'ratelimit-policy')),
+				remaining: fields.get('remaining'),
+				resetSeconds: resetSecondsOf(fields.get('reset'), nowMs),
+			};
+		},
+	},
 	{
 		name: 'ietf-fields',
 		present: (h) => header(h, 'ratelimit-remaining') !== undefined,
-		read: ietfFields,
+		read: (h, nowMs) => ({
+			limit: leadingNumber(header(h, 'ratelimit-limit')),
+			remaining: nonNegativeNumber(header(h, 'ratelimit-remaining')),
+			resetSeconds: resetSecondsOf(nonNegativeNumber(header(h, 'ratelimit-reset')), nowMs),
+		}),
 	},
 	{
 		name: 'x-ratelimit',
-		present: (h) =>
-			header(h, 'x-ratelimit-remaining') !== undefined ||
-			header(h, 'x-rate-limit-remaining') !== undefined,
-		read: xRateLimit,
+		present: (h) => xField(h, 'remaining') !== undefined,
+		read: (h, nowMs) => {
+			// Unix times are measured against the answer's Date, else the clock.
+			const dated = Date.parse(header(h, 'date') ?? '');
+			return {
+				limit: leadingNumber(xField(h, 'limit')),
+				remaining: nonNegativeNumber(xField(h, 'remaining')),
+				resetSeconds: resetSecondsOf(
+					nonNegativeNumber(xField(h, 'reset')),
+					Number.isNaN(dated) ? nowMs : dated,
+				),
+			};
+		},
 	},
 ];
 

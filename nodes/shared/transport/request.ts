@@ -20,13 +20,13 @@ import {
 	waitCapError,
 } from './errors';
 import type { ErpErrorContext } from './errors';
-import { clockMs, closedUntilMs, takeTurn, wait } from './pacer';
+import { clockMs, takeTurn, wait } from './pacer';
 import { DEFAULT_MAX_WAIT_SECONDS, isIdempotentMethod } from './settings';
 import type { ErpContext, ErpRequest, ErpRequestSettings, HttpMethod } from './settings';
 
 /** Retries after a lost answer (never a 429). */
 export const MAX_RETRIES = 5;
-export const BACKOFF_BASE_SECONDS = 0.5;
+const BACKOFF_BASE_SECONDS = 0.5;
 export const BACKOFF_CAP_SECONDS = 30;
 
 /** Network codes after which the request may have been processed (never after ECONNREFUSED). */
@@ -38,7 +38,7 @@ export function backoffSeconds(retry: number, random: () => number): number {
 	return random() * Math.min(BACKOFF_CAP_SECONDS, BACKOFF_BASE_SECONDS * 2 ** retry);
 }
 
-export type Decision =
+type Decision =
 	| { action: 'retry'; waitSeconds: number }
 	/** Wait for a turn again (a 429 whose wait fits in Max Rate-Limit Wait). */
 	| { action: 'turn' }
@@ -76,21 +76,15 @@ export function decide(
 			outcome.info.retryAfterSeconds !== undefined || outcome.info.resetSeconds !== undefined;
 		return { action: 'fail', reason: 'waitCap', waitSeconds, waitedSeconds, estimated: !named };
 	}
-	let asked: number | undefined;
-	if (outcome.kind === 'status' && outcome.status >= 500) {
-		if (!resendable) return { action: 'fail', reason: 'notRetryable' };
-		asked = outcome.info.retryAfterSeconds;
-	} else if (outcome.kind === 'badBody') {
-		if (!resendable) return { action: 'fail', reason: 'notRetryable' };
-	} else if (outcome.kind === 'network') {
-		const code = outcome.code ?? '';
-		if (code !== 'ECONNREFUSED' && !(TRANSIENT_CODES.test(code) && resendable)) {
-			return { action: 'fail', reason: 'notRetryable' };
-		}
-	} else {
-		return { action: 'fail', reason: 'notRetryable' };
-	}
+	// A refused connection was never received; a lost answer is resent only when resendable.
+	const refused = outcome.kind === 'network' && outcome.code === 'ECONNREFUSED';
+	const lost =
+		(outcome.kind === 'status' && outcome.status >= 500) ||
+		outcome.kind === 'badBody' ||
+		(outcome.kind === 'network' && TRANSIENT_CODES.test(outcome.code ?? ''));
+	if (!refused && !(lost && resendable)) return { action: 'fail', reason: 'notRetryable' };
 	if (retry >= MAX_RETRIES) return { action: 'fail', reason: 'exhausted' };
+	const asked = outcome.kind === 'status' ? outcome.info.retryAfterSeconds : undefined;
 	if (asked !== undefined) {
 		if (asked > maxWaitSeconds) return { action: 'fail', reason: 'waitCap', waitSeconds: asked };
 		return { action: 'retry', waitSeconds: asked };
@@ -153,7 +147,7 @@ export async function send(
 			retry,
 			maxWaitSeconds,
 			waitedMs: result.atMs - startedAtMs,
-			closedForMs: closedUntilMs(turn) - result.atMs,
+			closedForMs: turn.pace.closedUntilMs - result.atMs,
 		};
 		const decision = decide(outcome, request, times, Math.random);
 		if (decision.action === 'turn') continue;
@@ -178,13 +172,9 @@ async function failure(
 ): Promise<NodeApiError> {
 	const { node } = resolved;
 	const errorContext: ErpErrorContext = {
-		method: request.method,
+		...request,
 		path: requestPath(request),
-		body: request.body,
-		resource: request.resource,
-		itemIndex: request.itemIndex,
 		authentication: resolved.authentication,
-		resendable: request.resendable,
 		secrets: await currentSecrets(context, resolved),
 	};
 	const { answer, outcome } = last;

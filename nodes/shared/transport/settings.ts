@@ -15,7 +15,7 @@ import { invalid as invalidValue, labelOf } from '../validation';
 
 /** Max Rate-Limit Wait's default and highest value (a longer wait is a job for a later run). */
 export const DEFAULT_MAX_WAIT_SECONDS = 60;
-export const MAX_WAIT_CAP_SECONDS = 3600;
+const MAX_WAIT_CAP_SECONDS = 3600;
 export const DEFAULT_TIMEOUT_SECONDS = 30; // one attempt's
 
 export type ErpContext =

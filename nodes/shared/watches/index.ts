@@ -1,20 +1,18 @@
-// The watches: what the ERP can be watched for by reading its lists from a saved position
-// (./types.ts; the plain list watches in ./listWatch.ts), registered in WATCHES. Reading one: `readSince` (the list after the
-// position), then the watch's `items`; save `read.position` and the state together.
+// The watches (./types.ts), registered in WATCHES. Reading one: `readSince` (the list after the
+// saved position), then the watch's `items`; save `read.position` and the state together.
 import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import type { ErpContext } from '../transport';
 import { invoicePaid } from './invoicePaid';
 import { readAfter } from './journal';
-import type { JournalRead } from './journal';
 import { article, client, invoice, stockMovement } from './listWatch';
 import { lowStock } from './lowStock';
 import type { Watch } from './types';
 
 export type { JournalRead } from './journal';
-export type { Watch, WatchParameters, WatchStep } from './types';
+export type { Watch } from './types';
 
-/** Every watch, by the Watch parameter's value. */
+/** Every watch, by its name (the Watch parameter's value). */
 export const WATCHES: Readonly<Record<string, Watch>> = Object.fromEntries(
 	[stockMovement, lowStock, article, client, invoice, invoicePaid].map((watch) => [
 		watch.name,
@@ -22,7 +20,6 @@ export const WATCHES: Readonly<Record<string, Watch>> = Object.fromEntries(
 	]),
 );
 
-/** The watch named `name`, or undefined. */
 export function watchNamed(name: unknown): Watch | undefined {
 	return typeof name === 'string' && Object.prototype.hasOwnProperty.call(WATCHES, name)
 		? WATCHES[name]
@@ -34,7 +31,7 @@ export const WATCH_OPTIONS: INodePropertyOptions[] = Object.values(WATCHES)
 	.map(({ label, name, description }) => ({ name: label, value: name, description }))
 	.sort((a, b) => a.name.localeCompare(b.name));
 
-/** Every watch's own parameters, each shown only while its watch is chosen. */
+/** Every watch's own parameters, each shown only while it is chosen. */
 export const WATCH_PROPERTIES: INodeProperties[] = Object.values(WATCHES).flatMap((watch) =>
 	watch.properties.map((property) => ({
 		...property,
@@ -51,14 +48,12 @@ export const WATCH_STATE_KEYS: string[] = [
 ];
 
 /** The watch's list after `position` (from its start when undefined), at most `maxPages` pages. */
-export async function readSince(
+export const readSince = async (
 	context: ErpContext,
 	watch: Watch,
 	position: string | undefined,
 	maxPages: number | undefined,
-): Promise<JournalRead> {
-	return await readAfter(context, watch.path, {}, position, maxPages);
-}
+) => await readAfter(context, watch.path, {}, position, maxPages);
 
 /** When a record was created (milliseconds, from the watch's `timeField`), or NaN. */
 export function createdAt(watch: Watch, record: IDataObject): number {

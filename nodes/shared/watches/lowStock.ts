@@ -17,7 +17,7 @@ const TYPE = 'stock.bas';
 export type Threshold = { kind: 'seuil_alerte' } | { kind: 'fixed'; value: number };
 
 /** A movement's signed change of stock: entree adds, sortie takes out, ajustement is signed. */
-export function signedChange(movement: IDataObject): number | undefined {
+function signedChange(movement: IDataObject): number | undefined {
 	const quantite = movement.quantite;
 	if (typeof quantite !== 'number' || !Number.isFinite(quantite)) return undefined;
 	if (movement.type === 'sortie') return -Math.abs(quantite);
@@ -36,7 +36,7 @@ export function crosses(movement: IDataObject, threshold: number): boolean {
 }
 
 /** The items for the crossings among `movements`, in order; `articles`: those read, by id. */
-export async function lowStockItems(
+async function lowStockItems(
 	context: ErpContext,
 	movements: IDataObject[],
 	threshold: Threshold,
@@ -151,6 +151,5 @@ export const lowStock: Watch<Threshold> = {
 		items: await lowStockItems(context, movements, threshold),
 		state: {},
 	}),
-	latest: async (context, movements, threshold) =>
-		await lastCrossing(context, movements, threshold),
+	latest: lastCrossing,
 };

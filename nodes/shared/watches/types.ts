@@ -5,19 +5,6 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import type { ErpContext } from '../transport';
 import type { ValueSource } from '../validation';
 
-/** A node's parameters, as a watch reads its own: the value, and where it came from for errors. */
-export interface WatchParameters {
-	value(name: string, fallback: unknown): unknown;
-	at(name: string): ValueSource;
-}
-
-/** What a watch made of new records: the items, and its own saved state after them. */
-export interface WatchStep {
-	items: IDataObject[];
-	/** The watch's `stateKeys` as they are after these records (to save with the position). */
-	state: IDataObject;
-}
-
 /**
  * One watch, registered in ./index.ts. Its items have the ERP Trigger's shape, `{ id, type,
  * created_at, data }`, so one trigger can replace the other; `id` is the id of the record the item
@@ -39,17 +26,20 @@ export interface Watch<Options = unknown> {
 	readonly properties: INodeProperties[];
 	/** The keys of the saved state it owns besides the position (cleared at a new start). */
 	readonly stateKeys: readonly string[];
-	/** Its own parameters, read and checked before any request. */
-	readOptions(parameters: WatchParameters): Options;
+	/** Its own parameters, read and checked before any request (`at`: where a value came from). */
+	readOptions(parameters: {
+		value(name: string, fallback: unknown): unknown;
+		at(name: string): ValueSource;
+	}): Options;
 	/** Its start from now: its own state, given the whole list as it is now. */
 	start(records: IDataObject[]): IDataObject;
-	/** The items for new records (in list order), and its state after them; `state` is not changed. */
+	/** The items for new records (in list order), and its `stateKeys` after them; `state` is not changed. */
 	items(
 		context: ErpContext,
 		records: IDataObject[],
 		options: Options,
 		state: IDataObject,
-	): Promise<WatchStep>;
+	): Promise<{ items: IDataObject[]; state: IDataObject }>;
 	/** "Fetch Test Event": the most recent item in the whole list (`records`), or undefined. */
 	latest(
 		context: ErpContext,
