@@ -1,5 +1,5 @@
-// Parameter descriptions shared by several operations: resource locators, list parameters and
-// the enumerations of the API (docs/api-contract.md).
+// Parameter descriptions shared by several operations: resource locators, list parameters, the
+// resources' Operation lists and collections of optional fields.
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
@@ -9,7 +9,7 @@ import type { Operation } from './erp';
 
 /**
  * The resource locator of `kind` (parameter `<kind>Id`): a searchable list (`search<Kind>s` in
- * methods/listSearch.ts), an ID and, for articles, a business reference.
+ * methods/index.ts), an ID and, for articles, a business reference.
  */
 function locator(kind: IdKind, description: string): INodeProperties {
 	const displayName = kind[0].toUpperCase() + kind.slice(1);
@@ -100,9 +100,6 @@ export function queryParametersProperty(description: string): INodeProperties {
 export function dateField(displayName: string, name: string, description: string): INodeProperties {
 	return { displayName, name, type: 'string', default: '', placeholder: 'YYYY-MM-DD', description };
 }
-
-export const INVOICE_STATUSES = ['emise', 'partiellement_payee', 'payee'] as const;
-export const SETTLEMENT_MODES = ['virement', 'carte', 'cheque', 'especes', 'prelevement'] as const;
 
 /** An operation's entry in its resource's Operation list, with its module. */
 type OperationEntry = Pick<INodePropertyOptions, 'name' | 'description' | 'action'> & {

@@ -22,7 +22,7 @@ import {
 } from './common.descriptions';
 import type { ItemErp, Prepared } from './erp';
 import type { FieldCheck } from './fields';
-import { checkFields, fieldSpecs, source } from './fields';
+import { checkFields, fieldSpecs, isRecord, source } from './fields';
 import { isLocatorValue, resolveArticleIds } from './locators';
 
 /** "Options" of every list: the page size, and free query parameters passed through unchanged. */
@@ -89,24 +89,6 @@ export function readReturnAll(ctx: IExecuteFunctions, itemIndex: number) {
 	return { returnAll, limit: toInteger(label('limit'), limit, { min: 1 }) };
 }
 
-/** The filters as sent: article locators by reference resolved to IDs (a lookup each). */
-async function filterQuery(
-	ctx: IExecuteFunctions,
-	erp: ItemErp,
-	filters: IDataObject,
-): Promise<IDataObject> {
-	const qs: IDataObject = {};
-	for (const [key, value] of Object.entries(filters)) {
-		if (typeof value !== 'object' || value === null) {
-			qs[key] = value;
-		} else {
-			const { reference, label } = value as { reference: string; label: string };
-			[qs[key]] = await resolveArticleIds(ctx, erp, [{ locator: { reference }, label }]);
-		}
-	}
-	return qs;
-}
-
 /**
  * A Get Many operation of the list at `path`: Return All / Limit, its Filters (checked as `checks`
  * says; a dated list adds Start Date and End Date, in order), then Options.
@@ -156,7 +138,16 @@ export function listOperation(
 			// The transport reads the credential once: it refuses a query parameter named as its list
 			// conventions name the cursor or the page size, then resolves the filters, then reads.
 			const free = { label: labelOf([listOptions], 'queryParameters'), values: extra };
-			const query = async () => await filterQuery(this, erp, filters);
+			// The filters as sent: an article given by reference resolved to its ID (a lookup each).
+			const query = async () => {
+				const qs = { ...filters };
+				for (const [key, value] of Object.entries(filters)) {
+					if (!isRecord(value)) continue;
+					const { reference, label } = value as { reference: string; label: string };
+					[qs[key]] = await resolveArticleIds(this, erp, [{ locator: { reference }, label }]);
+				}
+				return qs;
+			};
 			return async () => await erp.getMany(path, query, { returnAll, limit, pageSize, free });
 		},
 	};

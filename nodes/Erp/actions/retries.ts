@@ -45,11 +45,10 @@ export function retryMemory(ctx: IExecuteFunctions) {
 		failed(itemIndex: number, error: unknown, wrote: boolean) {
 			const why = notAgain(error, wrote);
 			if (why === undefined) return;
-			const described = error as { description?: unknown };
-			if (typeof described.description === 'string' && described.description !== '') {
-				described.description = `${described.description} ${why}`;
-			} else if (error && typeof error === 'object') {
-				described.description = why;
+			if (error && typeof error === 'object') {
+				const { description } = error as { description?: unknown };
+				const said = typeof description === 'string' && description !== '';
+				(error as { description?: string }).description = said ? `${description} ${why}` : why;
 			}
 			items.set(itemIndex, { error });
 		},

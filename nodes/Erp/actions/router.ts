@@ -1,14 +1,14 @@
 // Runs the chosen operation over the input items in two passes: every item's parameters are read
 // and checked without any request (`prepare`), then the items' requests are sent, in order. So a
 // wrong value in any item stops the node before anything reaches the ERP (with Continue On Fail,
-// that item becomes a failed item, failedItem.ts, and the others run).
+// that item becomes a failed item, `failedItem`, and the others run).
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { erpErrorToJson } from '../../shared/transport';
 import { withDecimalAmounts } from './amounts';
 import type { ItemErp, Operation, Prepared } from './erp';
 import { erpFor } from './erp';
-import { failedItem } from './failedItem';
 import { resources } from './node.description';
 import { retryMemory } from './retries';
 
@@ -62,4 +62,23 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		}
 	}
 	return [returnData];
+}
+
+/**
+ * The item standing for failed input item `itemIndex`, by the node's Settings › On Error, as n8n's
+ * own nodes do: Stop Workflow throws, naming the item; Continue (regular output) gives `{ error,
+ * code, httpCode, description?, details? }`; Continue (using error output) gives `{ error:
+ * { message, ... } }`, as the HTTP Request node does: the json every supported n8n (1.123.81,
+ * 2.33.7, 2.41.1) moves to the error output with the input item's fields (`error` set on the item
+ * would lose both).
+ */
+function failedItem(ctx: IExecuteFunctions, error: unknown, itemIndex: number): INodeExecutionData {
+	if (!ctx.continueOnFail()) {
+		if (error instanceof NodeApiError || error instanceof NodeOperationError) throw error;
+		throw new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
+	}
+	const { message, ...facts } = erpErrorToJson(error);
+	const toErrorOutput = ctx.getNode().onError === 'continueErrorOutput';
+	const json = toErrorOutput ? { error: { message, ...facts } } : { error: message, ...facts };
+	return { json, pairedItem: { item: itemIndex } };
 }

@@ -124,9 +124,6 @@ export const properties: INodeProperties[] = [
 	]),
 ];
 
-/** The values of "Lines Source". */
-const LINES_SOURCES = ['define', 'json'] as const;
-
 interface Line {
 	locator: Locator;
 	label: string;
@@ -213,7 +210,7 @@ export function prepare(this: IExecuteFunctions, itemIndex: number, erp: ItemErp
 	const mode = toEnum(
 		source(this, labelOf(properties, 'linesMode'), itemIndex),
 		this.getNodeParameter('linesMode', itemIndex),
-		LINES_SOURCES,
+		['define', 'json'],
 	);
 	const lines =
 		mode === 'json' ? readJsonLines(this, itemIndex) : readDefinedLines(this, itemIndex);

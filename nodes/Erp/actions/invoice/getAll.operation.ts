@@ -1,7 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { clientLocator, INVOICE_STATUSES } from '../common.descriptions';
+import { clientLocator } from '../common.descriptions';
 import { listOperation } from '../lists';
+
+/** The values of Status, in the API's order. */
+const INVOICE_STATUSES = ['emise', 'partiellement_payee', 'payee'] as const;
 
 const filters: INodeProperties[] = [
 	{

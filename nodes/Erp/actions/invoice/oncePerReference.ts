@@ -8,29 +8,20 @@ import type { Difference, Lookup } from '../writeOnce';
 import { findWritten, oneAtATime } from '../writeOnce';
 
 /** The option's label, as the messages name it. */
-export const CHECK_OPTION = 'Options › Check for an Existing Invoice';
+const CHECK_OPTION = 'Options › Check for an Existing Invoice';
 
-/** One line as compared: its article, quantity and, when the order gives it, its unit price. */
-interface ComparedLine {
-	article_id: string;
-	quantite: number;
-	prix_ht?: number;
-}
-
-function linesOf(body: IDataObject): ComparedLine[] {
-	return ((body.lignes as IDataObject[] | undefined) ?? []).map((line) => ({
+/** An invoice's lines as compared: article, quantity and the unit price when one is given. */
+const linesOf = (body: IDataObject) =>
+	((body.lignes as IDataObject[] | undefined) ?? []).map((line) => ({
 		article_id: String(line.article_id),
 		quantite: Number(line.quantite),
-		...(line.prix_ht === undefined || line.prix_ht === null
-			? {}
-			: { prix_ht: Number(line.prix_ht) }),
+		prix_ht: line.prix_ht === undefined || line.prix_ht === null ? undefined : Number(line.prix_ht),
 	}));
-}
 
-/** Quantity per article, in first-seen order. */
-function quantities(lines: ComparedLine[]): Map<string, number> {
+/** Quantity per article of an invoice, in first-seen order. */
+function quantities(body: IDataObject): Map<string, number> {
 	const total = new Map<string, number>();
-	for (const line of lines)
+	for (const line of linesOf(body))
 		total.set(line.article_id, (total.get(line.article_id) ?? 0) + line.quantite);
 	return total;
 }
@@ -54,8 +45,8 @@ function invoiceDifferences(found: IDataObject, wanted: IDataObject): Difference
 		);
 		return typeof line?.reference === 'string' ? `${line.reference} (${articleId})` : articleId;
 	};
-	const had = quantities(foundLines);
-	const asked = quantities(linesOf(wanted));
+	const had = quantities(found);
+	const asked = quantities(wanted);
 	for (const articleId of new Set([...had.keys(), ...asked.keys()])) {
 		const [a, b] = [had.get(articleId) ?? 0, asked.get(articleId) ?? 0];
 		if (a !== b) differ('lignes', `quantity of ${name(articleId)}: ${a} on the invoice, ${b} here`);
