@@ -1,5 +1,5 @@
 // P8's rows in the bench table (bench/report.ts), from a run of bench/figures/p8.ts.
-import { fixed, formatSummary } from '../stats';
+import { fixed, formatSummary, summarize } from '../stats';
 import { CONTENDERS, LABELS, P8_TARGET, type Contender, type P8Result } from './p8';
 
 /** P8's rows in the bench table (bench/report.ts). */
@@ -57,12 +57,21 @@ export function p8Rows(p8: P8Result): Array<[string, string, string, string]> {
 				],
 			]
 		: [];
+	// The target (issue 42): against n8n's own node with a credential, which n8n checks and reads
+	// for each request as it does for the ERP Trigger; per round, from the times of that round.
+	const fair = summarize(p8.seconds.erp.map((s, i) => s / p8.seconds.headerAuth[i]));
 	return [
 		[
-			`${head} · ERP Trigger (manual registration${p8.v1Ratio ? ', a new node: version 1.1' : ''}) time / Webhook node time, until every execution is recorded`,
-			formatSummary(p8.ratio, (v) => `${fixed(2)(v)}×`),
+			`${head} · ERP Trigger (manual registration${p8.v1Ratio ? ', a new node: version 1.1' : ''}) time / Webhook node with Header Auth (a credential) time, until every execution is recorded`,
+			formatSummary(fair, (v) => `${fixed(2)(v)}×`),
 			`≤ ${P8_TARGET}×`,
-			met(p8.ratio.median <= P8_TARGET),
+			met(fair.median <= P8_TARGET),
+		],
+		[
+			`${head} · ERP Trigger time / Webhook node time`,
+			formatSummary(p8.ratio, (v) => `${fixed(2)(v)}×`),
+			'',
+			'',
 		],
 		[
 			`${head} · n8n's Webhook node with Header Auth (a credential) time / Webhook node time`,

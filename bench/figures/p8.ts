@@ -4,12 +4,12 @@
 // secret in the credential; as a new node, version 1.1, and beside it at version 1, as workflows
 // made before 1.1 have it), and 300 to n8n's own Webhook node in the same n8n, same run,
 // alternated: the time from the first delivery until n8n has recorded every execution as
-// finished. Target: the ERP Trigger within 1.2× the Webhook node, every delivery run once (each
-// accepted, counted at the end and again after a quiet period: no late extra run). Beside them,
-// n8n's Webhook node with Header Auth: n8n's own trigger with a credential, which n8n checks and
-// reads for each request as it does for the ERP Trigger. Beside the times, n8n's own count of the
-// expression isolates it took per delivery (its metric expression.pool.acquired, N8N_METRICS on):
-// where the time goes (bench/performance-notes.md).
+// finished. Beside them, n8n's Webhook node with Header Auth: n8n's own trigger with a credential,
+// which n8n checks and reads for each request as it does for the ERP Trigger. Target (issue 42):
+// the ERP Trigger within 1.2× the Webhook node with Header Auth, every delivery run once (each
+// accepted, counted at the end and again after a quiet period: no late extra run). Beside the
+// times, n8n's own count of the expression isolates it took per delivery (its metric
+// expression.pool.acquired, N8N_METRICS on): where the time goes (bench/performance-notes.md).
 import { keepFilesOnFailure } from '../../scripts/n8n-instance';
 import type { N8nRest } from '../../scripts/n8n-instance';
 import { chainWorkflow, sandboxCredential, startE2e } from '../../test/e2e/helpers';
