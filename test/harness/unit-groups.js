@@ -1,9 +1,10 @@
 // Unit files in groups (issue 38): in a run of many files, the files that need no real n8n run a
 // few to a jest file (test/harness/groups/*.ts), each inside a `describe` named after its path.
 // Why: jest gives every file a fresh module registry, and 51 of these files load n8n-core through
-// the harness, about 2.3 s of CPU each time; grouped, a worker loads it once per group. Measured
-// on test/erp's 15 files: 49 s of CPU as 15 files, 15.7 s as one. The inner loop is bound by the
-// CPU (2 cores), so that CPU is its wall time.
+// the harness, about 2.3 s of CPU each time; grouped, a worker loads it once per group
+// (`npm run test:unit`: 83 s of CPU instead of 133 s, farm-bench). `npm test` is bound by the CPU
+// of the machine's 2 cores, so there the CPU saved is wall time; the inner loop's wall time is
+// bound by its longest paced burst (pacing-burst-spec, about 66 s).
 //
 // A file stays alone when it must (it replaces a module for its whole file with `jest.mock`), or
 // when it waits on the clock for most of its time (the paced bursts: grouped, their waits would
@@ -17,8 +18,10 @@ const GROUP_DIR = path.join(__dirname, 'groups');
 /** Fewer unit files than this in a run: each runs as its own jest file. */
 const FEWEST_TO_GROUP = 8;
 
-/** End-to-end files (real n8n) and files that must run alone, by path (and every file not a
- * `*.test.ts`: test:queue's and test:compat's). */
+/**
+ * End-to-end files (real n8n) and the others that run alone, by path; so does every file not a
+ * `*.test.ts` (test:queue's and test:compat's).
+ */
 const ALONE = [
 	/[\\/]test[\\/]e2e[\\/]/,
 	/[\\/]test[\\/]reliability[\\/]table\.test\.ts$/,
