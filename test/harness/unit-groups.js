@@ -2,9 +2,10 @@
 // few to a jest file (test/harness/groups/*.ts), each inside a `describe` named after its path.
 // Why: jest gives every file a fresh module registry, and 51 of these files load n8n-core through
 // the harness, about 2.3 s of CPU each time; grouped, a worker loads it once per group
-// (`npm run test:unit`: 83 s of CPU instead of 133 s, farm-bench). `npm test` is bound by the CPU
-// of the machine's 2 cores, so there the CPU saved is wall time; the inner loop's wall time is
-// bound by its longest paced burst (pacing-burst-spec, about 66 s).
+// (`npm run test:unit`: 83 s of CPU instead of 133 s, farm-bench). Where a run is bound by the
+// CPU of the machine's 2 cores (`npm test` was, 4.7 % idle in a `.ci/run`), the CPU saved is wall
+// time; on an idle machine the inner loop's wall time is bound by its longest paced burst
+// (pacing-burst-spec, about 66 s).
 //
 // A file stays alone when it must (it replaces a module for its whole file with `jest.mock`), or
 // when it waits on the clock for most of its time (the paced bursts: grouped, their waits would
