@@ -18,6 +18,7 @@ export interface BudgetReading {
 	limit?: number;
 	remaining?: number;
 	resetSeconds?: number;
+	dialect?: DialectName;
 }
 
 /** A reset more than a day away is not a rate-limit window: it is never waited for. */
@@ -85,6 +86,13 @@ function sfList(value: string): Array<{ name: string; params: Map<string, number
 const xField = (headers: Headers, name: string) =>
 	header(headers, `x-ratelimit-${name}`) ?? header(headers, `x-rate-limit-${name}`);
 
+/** A budget in separate Limit, Remaining and Reset fields (`field` reads one by name). */
+const readFields = (field: (name: string) => string | undefined, referenceMs: number) => ({
+	limit: leadingNumber(field('limit')),
+	remaining: nonNegativeNumber(field('remaining')),
+	resetSeconds: resetSecondsOf(nonNegativeNumber(field('reset')), referenceMs),
+});
+
 /** The dialects, as data, in the order they are tried: what shows each is present, and its reader. */
 export const DIALECTS: ReadonlyArray<{
 	name: DialectName;
@@ -128,11 +136,7 @@ export const DIALECTS: ReadonlyArray<{
 	{
 		name: 'ietf-fields',
 		present: (h) => header(h, 'ratelimit-remaining') !== undefined,
-		read: (h, nowMs) => ({
-			limit: leadingNumber(header(h, 'ratelimit-limit')),
-			remaining: nonNegativeNumber(header(h, 'ratelimit-remaining')),
-			resetSeconds: resetSecondsOf(nonNegativeNumber(header(h, 'ratelimit-reset')), nowMs),
-		}),
+		read: (h, nowMs) => readFields((name) => header(h, `ratelimit-${name}`), nowMs),
 	},
 	{
 		name: 'x-ratelimit',
@@ -140,25 +144,15 @@ export const DIALECTS: ReadonlyArray<{
 		read: (h, nowMs) => {
 			// Unix times are measured against the answer's Date, else the clock.
 			const dated = Date.parse(header(h, 'date') ?? '');
-			return {
-				limit: leadingNumber(xField(h, 'limit')),
-				remaining: nonNegativeNumber(xField(h, 'remaining')),
-				resetSeconds: resetSecondsOf(
-					nonNegativeNumber(xField(h, 'reset')),
-					Number.isNaN(dated) ? nowMs : dated,
-				),
-			};
+			return readFields((name) => xField(h, name), Number.isNaN(dated) ? nowMs : dated);
 		},
 	},
 ];
 
 /** The budget: the first dialect present with both remaining and reset, else the first present. */
-export function readBudget(
-	headers: Headers | undefined,
-	nowMs: number,
-): BudgetReading & { dialect?: DialectName } {
+export function readBudget(headers: Headers | undefined, nowMs: number): BudgetReading {
 	if (!headers) return {};
-	let partial: (BudgetReading & { dialect?: DialectName }) | undefined;
+	let partial: BudgetReading | undefined;
 	for (const dialect of DIALECTS) {
 		if (!dialect.present(headers)) continue;
 		const reading = dialect.read(headers, nowMs);
@@ -182,10 +176,7 @@ export function parseRetryAfter(value: string | undefined, nowMs: number): numbe
 }
 
 /** What one answer's headers say: the budget, its dialect (if any), and `Retry-After` in seconds. */
-export interface RateLimitInfo extends BudgetReading {
-	retryAfterSeconds?: number;
-	dialect?: DialectName;
-}
+export type RateLimitInfo = BudgetReading & { retryAfterSeconds?: number };
 
 /** The one reader of rate-limit headers, for every request. */
 export function readRateLimitHeaders(headers: Headers | undefined, nowMs: number): RateLimitInfo {
