@@ -3,7 +3,7 @@
 // credential in process memory only (a restart or another worker learns it with one refusal).
 import type { INode } from 'n8n-workflow';
 
-import type { ErpApiErrorDetail } from './apiError';
+import type { ErpErrorFacts } from './apiError';
 
 /** The largest page the nodes ask for, and the default. */
 export const MAX_PAGE_SIZE = 100;
@@ -42,11 +42,8 @@ export function rememberRefusal(key: string, refused: number, maximum?: number):
 }
 
 /** What the API's error said, as the transport keeps it (apiError.ts `apiErrorFacts`). */
-export interface RefusalFacts {
-	httpCode: number | null;
-	apiMessage?: string | null;
-	details?: ReadonlyArray<Partial<ErpApiErrorDetail>> | null;
-}
+export type RefusalFacts = Pick<ErpErrorFacts, 'httpCode'> &
+	Partial<Pick<ErpErrorFacts, 'apiMessage' | 'details'>>;
 
 // A text that names the page size parameter (`limit` by default): "limit must be between 1 and
 // 50", "'limit' must be <= 50", "limit: at most 50", "Invalid query parameter limit", "invalid
@@ -70,8 +67,8 @@ const STATES_MAXIMUM = [
 	/(?:\bat most|\bno more than|\bnot (?:be )?(?:greater|more|larger) than|\bmaximum(?: is| of)?|\bmax\b\.?|<=|≤|\bup to|\bexceed)\s*:?\s*(\d+)\b/i,
 ];
 
-function namesField(field: string | undefined, name: string): boolean {
-	if (field === undefined) return false;
+function namesField(field: unknown, name: string): boolean {
+	if (typeof field !== 'string') return false;
 	const f = field.trim().toLowerCase();
 	const n = name.toLowerCase();
 	return f === n || f.endsWith(`.${n}`) || f.endsWith(`[${n}]`);
