@@ -3,7 +3,6 @@
 // Rate-Limit Wait, the daily quota, an unreadable body, no HTTP answer (network, TLS, OAuth2).
 import type { INode, NodeApiError } from 'n8n-workflow';
 
-import type { ErpApiErrorDetail } from './apiError';
 import { joinSentences, makeError, readApiError, redactSecrets, withPeriod } from './apiError';
 import { isIdempotentMethod, requiredScopes } from './settings';
 import type { ErpRequest, HttpMethod } from './settings';
@@ -16,11 +15,6 @@ export interface ErpErrorContext
 	secrets?: readonly string[];
 }
 
-function formatDetails(details: ErpApiErrorDetail[] | undefined): string | undefined {
-	if (!details?.length) return undefined;
-	return details.map((d) => (d.field ? `${d.field}: ${d.message}` : d.message)).join('; ');
-}
-
 /** The error for an HTTP answer that is not a success (after any retries). */
 export function httpStatusError(
 	node: INode,
@@ -30,7 +24,9 @@ export function httpStatusError(
 	extra?: string,
 ): NodeApiError {
 	const api = readApiError(body, context.secrets);
-	const fieldText = formatDetails(api.details);
+	const fieldText = api.details
+		?.map((d) => (d.field ? `${d.field}: ${d.message}` : d.message))
+		.join('; ');
 	const said = api.message ? `: ${api.message}` : '';
 	const oAuth2 = context.authentication === 'oAuth2';
 	// The description: the API's message (`shown`), what to do (`advice`), the API's error code.
