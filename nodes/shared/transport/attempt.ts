@@ -16,7 +16,7 @@ import type { Turn } from './pacer';
 import { readRateLimitHeaders } from './rateHeaders';
 import type { RateLimitInfo } from './rateHeaders';
 import { DEFAULT_TIMEOUT_SECONDS } from './settings';
-import type { ErpContext, ErpRequest, ErpRequestSettings, HttpMethod } from './settings';
+import type { ErpContext, ErpRequest, ErpRequestSettings } from './settings';
 
 /** JSON with object keys sorted at every level, so equal bodies give equal text. */
 export function canonicalJson(value: unknown): string {
@@ -60,7 +60,6 @@ export function resolveIdempotencyKey(
 	return chosen;
 }
 
-/** The request's path with its leading slash. */
 export function requestPath(request: ErpRequest): string {
 	return request.path.startsWith('/') ? request.path : `/${request.path}`;
 }
@@ -103,14 +102,8 @@ export function httpOptions(
 	return options;
 }
 
-/** An error and its causes, as `errorChain` walks them. */
 type Chain = ReturnType<typeof errorChain>;
-
-interface HttpAnswer {
-	status: number;
-	headers: IDataObject;
-	body: unknown;
-}
+type HttpAnswer = { status: number; headers: IDataObject; body: unknown };
 
 /** The HTTP answer a failed call's error carries, if any. */
 export function answerFromError(chain: Chain): HttpAnswer | undefined {
@@ -197,13 +190,6 @@ function fatalError(chain: Chain, node: INode, host: string, itemIndex?: number)
 	return tls ? tlsVersionError(node, host, itemIndex) : undefined;
 }
 
-/** A 2xx body that is not the JSON we asked for (cut off, HTML, ...). */
-function isUnreadableBody(body: unknown, status: number, method: string): boolean {
-	if (status === 204) return false;
-	if (body === undefined || body === null || body === '') return method !== 'DELETE';
-	return typeof body !== 'object';
-}
-
 /** What happened on one attempt, as far as resending is concerned. */
 export type AttemptOutcome =
 	| { kind: 'status'; status: number; apiCode?: string; info: RateLimitInfo }
@@ -229,9 +215,6 @@ export async function attemptOnce(
 	turn: Turn,
 	itemIndex: number | undefined,
 ): Promise<AttemptResult> {
-	const credentialOptions = resolved.credentialsDecrypted
-		? { credentialsDecrypted: resolved.credentialsDecrypted }
-		: undefined;
 	let answer: HttpAnswer | undefined;
 	let chain: Chain = [];
 	try {
@@ -239,7 +222,7 @@ export async function attemptOnce(
 			context,
 			resolved.credentialType,
 			{ ...options, headers: { ...options.headers } },
-			credentialOptions,
+			resolved.credentialsDecrypted && { credentialsDecrypted: resolved.credentialsDecrypted },
 		)) as { statusCode: number; headers: IDataObject; body: unknown };
 		answer = { status: response.statusCode, headers: response.headers ?? {}, body: response.body };
 	} catch (error) {
@@ -265,8 +248,10 @@ export async function attemptOnce(
 	const apiCode = typeof code === 'string' ? code : undefined;
 	settle(turn, { status: answer.status, apiCode, info }, atMs);
 	if (answer.status >= 200 && answer.status < 300) {
-		if (!isUnreadableBody(answer.body, answer.status, options.method as HttpMethod)) {
-			const empty = answer.body === undefined || answer.body === null || answer.body === '';
+		// Readable: JSON, or no body where none is expected (a 204, a DELETE); else cut off, HTML...
+		const empty = answer.body === undefined || answer.body === null || answer.body === '';
+		const readable = empty ? options.method === 'DELETE' : typeof answer.body === 'object';
+		if (answer.status === 204 || readable) {
 			return { done: true, statusCode: answer.status, body: empty ? {} : answer.body };
 		}
 		return { done: false, outcome: { kind: 'badBody', info }, answer, atMs };
