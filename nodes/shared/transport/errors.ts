@@ -85,13 +85,12 @@ export function dailyQuotaError(
 	node: INode,
 	body: unknown,
 	waitSeconds: number | undefined,
-	nowMs: number,
 	context: ErpErrorContext,
 ): NodeApiError {
 	const api = readApiError(body, context.secrets);
 	const resumes =
 		waitSeconds !== undefined
-			? ` Requests are accepted again from ${new Date(nowMs + waitSeconds * 1000).toISOString()}.`
+			? ` Requests are accepted again from ${new Date(Date.now() + waitSeconds * 1000).toISOString()}.`
 			: '';
 	return makeError(
 		node,
@@ -181,7 +180,7 @@ export function networkError(
 	code: string | undefined,
 	host: string,
 	context: ErpErrorContext,
-	attempts = 1,
+	attempts: number,
 	cause?: string,
 ): NodeApiError {
 	const reason = (code && NETWORK_REASONS[code]) ?? 'the connection failed';

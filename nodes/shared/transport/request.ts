@@ -183,7 +183,7 @@ async function failure(
 		return networkError(node, network?.code, resolved.host, errorContext, attempts, network?.text);
 	}
 	if (stop.reason === 'dailyQuota') {
-		return dailyQuotaError(node, answer.body, stop.waitSeconds, Date.now(), errorContext);
+		return dailyQuotaError(node, answer.body, stop.waitSeconds, errorContext);
 	}
 	if (stop.reason === 'waitCap') {
 		return waitCapError(node, answer, stop, maxWaitSeconds, errorContext);
