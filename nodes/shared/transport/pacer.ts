@@ -19,7 +19,6 @@ import type { RateLimitInfo } from './rateHeaders';
 /** The clock of every wait: monotonic, never set back as Date can be. */
 export const clockMs = (): number => performance.now();
 
-/** The specification's rate, while neither the ERP nor the credential says another. */
 export const SPEC_RATE_PER_MINUTE = 100;
 /** Requests go this much under the known rate, so that network jitter never overflows it. */
 export const RATE_MARGIN = 0.97;

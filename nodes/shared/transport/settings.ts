@@ -63,7 +63,6 @@ export function isIdempotentMethod(method: HttpMethod): boolean {
 	return method === 'GET' || method === 'DELETE';
 }
 
-/** The node's Request Options: the Idempotency-Key and the rate-limit wait cap. */
 export const requestOptionsDescription: INodeProperties = {
 	displayName: 'Request Options',
 	name: 'requestOptions',
