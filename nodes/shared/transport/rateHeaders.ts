@@ -181,11 +181,6 @@ export type RateLimitInfo = BudgetReading & { retryAfterSeconds?: number };
 /** The one reader of rate-limit headers, for every request. */
 export function readRateLimitHeaders(headers: Headers | undefined, nowMs: number): RateLimitInfo {
 	const { limit, remaining, resetSeconds, dialect } = readBudget(headers, nowMs);
-	return {
-		limit,
-		remaining,
-		resetSeconds,
-		retryAfterSeconds: parseRetryAfter(header(headers, 'retry-after'), nowMs),
-		dialect,
-	};
+	const retryAfterSeconds = parseRetryAfter(header(headers, 'retry-after'), nowMs);
+	return { limit, remaining, resetSeconds, retryAfterSeconds, dialect };
 }
