@@ -10,7 +10,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { processMemory } from '../ErpTrigger/memory';
 import { erpErrorToJson, getListConventions } from '../shared/transport';
 import { createdSince, readSince, WATCH_STATE_KEYS } from '../shared/watches';
-import type { JournalRead, Watch } from '../shared/watches';
+import type { Watch } from '../shared/watches';
 import type { PollSettings } from './settings';
 
 const STATE_KEYS = ['watch', 'position', 'since', ...WATCH_STATE_KEYS];
@@ -21,7 +21,7 @@ async function fromPosition(
 	watch: Watch,
 	position: string | undefined,
 	maxPages: number,
-): Promise<JournalRead> {
+) {
 	// Outcome, not try/catch: the transport's own errors are thrown on as they are.
 	const outcome = await readSince(context, watch, position, maxPages).then(
 		(read) => ({ ok: true as const, read }),

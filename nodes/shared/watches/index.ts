@@ -9,7 +9,6 @@ import { article, client, invoice, stockMovement } from './listWatch';
 import { lowStock } from './lowStock';
 import type { Watch } from './types';
 
-export type { JournalRead } from './journal';
 export type { Watch } from './types';
 
 /** Every watch, by its name (the Watch parameter's value). */
