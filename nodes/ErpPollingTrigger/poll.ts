@@ -10,7 +10,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { processMemory } from '../ErpTrigger/memory';
 import { erpErrorToJson, getListConventions } from '../shared/transport';
 import { createdSince, readSince, WATCH_STATE_KEYS } from '../shared/watches';
-import type { JournalRead, Watch } from '../shared/watches';
+import type { Watch } from '../shared/watches';
 import type { PollSettings } from './settings';
 
 const STATE_KEYS = ['watch', 'position', 'since', ...WATCH_STATE_KEYS];
@@ -21,26 +21,23 @@ async function fromPosition(
 	watch: Watch,
 	position: string | undefined,
 	maxPages: number,
-): Promise<JournalRead> {
-	// Outcome, not try/catch: the transport's own errors are thrown on as they are.
-	const outcome = await readSince(context, watch, position, maxPages).then(
-		(read) => ({ ok: true as const, read }),
-		(error: unknown) => ({ ok: false as const, error }),
-	);
-	if (outcome.ok) return outcome.read;
-	const facts = erpErrorToJson(outcome.error);
-	if (position === undefined || String(facts.httpCode) !== '400') throw outcome.error;
-	// About the cursor: its name is the credential's (Custom API Conventions).
-	const { cursorParam } = await getListConventions(context);
-	if (!JSON.stringify(facts.details ?? '').includes(cursorParam)) throw outcome.error;
-	throw new NodeOperationError(
-		context.getNode(),
-		`The ERP no longer accepts this trigger's saved position (${position} in ${watch.path})`,
-		{
-			description:
-				'Nothing after it was skipped. To start again from now, add a new ERP Polling Trigger node in place of this one and publish the workflow.',
-		},
-	);
+) {
+	// Any other error is the transport's own, thrown on as it is.
+	return await readSince(context, watch, position, maxPages).catch(async (error: unknown) => {
+		const facts = erpErrorToJson(error);
+		if (position === undefined || String(facts.httpCode) !== '400') throw error;
+		// About the cursor: its name is the credential's (Custom API Conventions).
+		const { cursorParam } = await getListConventions(context);
+		if (!JSON.stringify(facts.details ?? '').includes(cursorParam)) throw error;
+		throw new NodeOperationError(
+			context.getNode(),
+			`The ERP no longer accepts this trigger's saved position (${position} in ${watch.path})`,
+			{
+				description:
+					'Nothing after it was skipped. To start again from now, add a new ERP Polling Trigger node in place of this one and publish the workflow.',
+			},
+		);
+	});
 }
 
 /** The state's keys as one JSON text, to compare two states. */
@@ -57,10 +54,7 @@ const stateText = (state: IDataObject): string =>
  * alerts twice, 2.3 s apart). So when the state handed over is exactly the one the last emit in
  * this process started from, the state that emit left is taken instead.
  */
-export async function scheduledPoll(
-	context: IPollFunctions,
-	settings: PollSettings,
-): Promise<IDataObject[] | undefined> {
+export async function scheduledPoll(context: IPollFunctions, settings: PollSettings) {
 	const memory = processMemory.of(context);
 	if (memory.polling) {
 		context.logger.info(
@@ -92,11 +86,7 @@ export async function scheduledPoll(
 }
 
 /** The new items since `state`, which moves on past them. */
-async function pollFrom(
-	context: IPollFunctions,
-	settings: PollSettings,
-	state: IDataObject,
-): Promise<IDataObject[]> {
+async function pollFrom(context: IPollFunctions, settings: PollSettings, state: IDataObject) {
 	const { watch } = settings;
 	if (state.watch !== watch.name) {
 		// A new start (first activation, or another watch); a failed read leaves the state as it was.
@@ -138,10 +128,7 @@ async function pollFrom(
 }
 
 /** "Fetch Test Event": the most recent item of the whole list, nothing saved; if none, why. */
-export async function manualPoll(
-	context: IPollFunctions,
-	settings: PollSettings,
-): Promise<IDataObject> {
+export async function manualPoll(context: IPollFunctions, settings: PollSettings) {
 	const { watch } = settings;
 	const read = await readSince(context, watch, undefined, undefined);
 	const latest = await watch.latest(context, read.items, settings.options);

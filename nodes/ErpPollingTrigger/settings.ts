@@ -2,25 +2,14 @@
 import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow';
 
 import { invalid, labelOf, show, toEnum, toInteger } from '../shared/validation';
-import type { ValueSource } from '../shared/validation';
 import { WATCH_OPTIONS, watchNamed } from '../shared/watches';
-import type { Watch } from '../shared/watches';
 
 export const DEFAULT_MAX_PAGES = 10;
 export const MAX_PAGES_CAP = 100;
 
-export interface PollSettings {
-	watch: Watch;
-	/** The watch's own options (its readOptions). */
-	options: unknown;
-	startFrom: 'now' | 'beginning' | 'date';
-	/** ISO time, with Start From "date". */
-	since?: string;
-	maxPages: number;
-}
-
-export function readSettings(context: IPollFunctions, properties: INodeProperties[]): PollSettings {
-	const at = (...names: string[]): ValueSource => ({
+/** The watch, its own options, Start From, `since` (ISO time, for a date) and Max Pages per Poll. */
+export function readSettings(context: IPollFunctions, properties: INodeProperties[]) {
+	const at = (...names: string[]) => ({
 		node: context.getNode(),
 		label: labelOf(properties, ...names),
 	});
@@ -57,3 +46,5 @@ export function readSettings(context: IPollFunctions, properties: INodePropertie
 	});
 	return { watch, options: watchOptions, startFrom, since, maxPages };
 }
+
+export type PollSettings = ReturnType<typeof readSettings>;

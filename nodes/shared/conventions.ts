@@ -21,16 +21,6 @@ export type SignatureScheme =
 			timestampHeader?: string;
 	  };
 
-export interface EventConventions {
-	typePath: JsonPath;
-	idPath: JsonPath;
-	dataPath: JsonPath;
-	/** Lower case; when set, the type is read from this header instead of the body. */
-	typeHeader?: string;
-	/** Per event type, where the event's identity is in its data (the ERP Trigger's catch-up). */
-	identityPaths: Record<string, JsonPath>;
-}
-
 /** The value at `path` in `value`, or undefined when a step is missing or not an object. */
 export function valueAt(value: unknown, path: JsonPath): unknown {
 	let current = value;
@@ -149,11 +139,13 @@ export function readConventions(
 		}
 		return paths;
 	};
-	const event: EventConventions = {
+	const event = {
 		typePath: path('eventTypePath'),
 		idPath: path('eventIdPath'),
 		dataPath: path('eventDataPath'),
+		// Lower case; when set, the type is read from this header instead of the body.
 		typeHeader: optionalHeader('eventTypeHeader'),
+		// Per event type, where the event's identity is in its data (the ERP Trigger's catch-up).
 		identityPaths: identityPaths('eventIdentityPaths'),
 	};
 	return { list, signature, event };
@@ -161,3 +153,4 @@ export function readConventions(
 
 /** `list` for the list reader, `signature` and `event` for the trigger. */
 export type ApiConventions = ReturnType<typeof readConventions>;
+export type EventConventions = ApiConventions['event'];

@@ -9,7 +9,6 @@ import { article, client, invoice, stockMovement } from './listWatch';
 import { lowStock } from './lowStock';
 import type { Watch } from './types';
 
-export type { JournalRead } from './journal';
 export type { Watch } from './types';
 
 /** Every watch, by its name (the Watch parameter's value). */
@@ -62,11 +61,7 @@ export function createdAt(watch: Watch, record: IDataObject): number {
 }
 
 /** The records created at or after `since` (all when undefined; a record without a time is kept). */
-export function createdSince(
-	watch: Watch,
-	records: IDataObject[],
-	since: string | undefined,
-): IDataObject[] {
+export function createdSince(watch: Watch, records: IDataObject[], since: string | undefined) {
 	if (since === undefined) return records;
 	return records.filter((record) => {
 		const time = createdAt(watch, record);

@@ -24,14 +24,16 @@ function unpaidIds(invoices: IDataObject[]): string[] {
 		.map((invoice) => invoice.id as string);
 }
 
-/** The items of this poll, in id order, and the ids still open after it. */
+/** The items of this poll, in id order, and the state after it: the ids still open. */
 async function paidInvoiceItems(
 	context: ErpContext,
 	newInvoices: IDataObject[],
-	open: string[],
-): Promise<{ items: IDataObject[]; open: string[] }> {
+	_options: undefined,
+	state: IDataObject,
+) {
 	const seenAt = new Date().toISOString();
-	const paid: IDataObject[] = newInvoices.filter((invoice) => invoice.statut === 'payee');
+	const paid = newInvoices.filter((invoice) => invoice.statut === 'payee');
+	const open = Array.isArray(state.open) ? (state.open as string[]) : [];
 	const stillOpen = new Set([...open, ...unpaidIds(newInvoices)]);
 	if (stillOpen.size > 0) {
 		const unpaidNow = new Set<string>();
@@ -52,12 +54,11 @@ async function paidInvoiceItems(
 		}
 	}
 	paid.sort((a, b) => String(a.id).localeCompare(String(b.id)));
-	return { items: paid.map((invoice) => paidItem(invoice, seenAt)), open: [...stillOpen].sort() };
+	return {
+		items: paid.map((invoice) => paidItem(invoice, seenAt)),
+		state: { open: [...stillOpen].sort() },
+	};
 }
-
-/** The saved ids of the invoices seen unpaid. */
-const openIn = (state: IDataObject): string[] =>
-	Array.isArray(state.open) ? (state.open as string[]) : [];
 
 export const invoicePaid: Watch<undefined> = {
 	name: 'invoicePaid',
@@ -78,10 +79,7 @@ export const invoicePaid: Watch<undefined> = {
 	stateKeys: ['open'],
 	readOptions: () => undefined,
 	start: (invoices) => ({ open: unpaidIds(invoices) }),
-	items: async (context, invoices, _options, state) => {
-		const { items, open } = await paidInvoiceItems(context, invoices, openIn(state));
-		return { items, state: { open } };
-	},
+	items: paidInvoiceItems,
 	latest: async (_context, invoices) => {
 		const paid = invoices.filter((invoice) => invoice.statut === 'payee');
 		const last = paid[paid.length - 1];

@@ -7,54 +7,41 @@ import { unlessNotFound } from '../notFound';
 import type { ErpContext } from '../transport';
 import { erpApiRequest, erpListPage, MAX_PAGE_SIZE } from '../transport';
 
-/** What one read returned: the items in order, the new position, and whether more are waiting. */
-export interface JournalRead {
-	items: IDataObject[];
-	/** The id of the last item read, or the old position when nothing was read. */
-	position?: string;
-	/** True when the page cap stopped the read before the end of the list. */
-	more: boolean;
-	/** Requests sent. */
-	requests: number;
-}
-
-/** Reads `path` after `position` (or from the start), at most `maxPages` pages of 100 (or all). */
+/**
+ * Reads `path` after `position` (or from the start), at most `maxPages` pages of 100 (or all): the
+ * items in order; the new position (the id of the last item read, or the old position when nothing
+ * was read); `more`, true when the page cap stopped the read before the end of the list; and the
+ * requests sent.
+ */
 export async function readAfter(
 	context: ErpContext,
 	path: string,
 	qs: IDataObject,
 	position: string | undefined,
 	maxPages: number | undefined,
-): Promise<JournalRead> {
+) {
 	const items: IDataObject[] = [];
 	let cursor = position;
 	let requests = 0;
-	for (;;) {
-		if (maxPages !== undefined && requests >= maxPages) {
-			return { items, position: lastId(items) ?? position, more: true, requests };
-		}
+	let ended = false;
+	while (!ended && (maxPages === undefined || requests < maxPages)) {
 		const page = await erpListPage.call(context, path, qs, { pageSize: MAX_PAGE_SIZE, cursor });
 		requests += 1;
 		items.push(...page.data);
-		if (page.nextCursor === undefined || page.data.length === 0) {
-			return { items, position: lastId(items) ?? position, more: false, requests };
-		}
+		ended = page.nextCursor === undefined || page.data.length === 0;
 		cursor = page.nextCursor;
 	}
-}
-
-function lastId(items: IDataObject[]): string | undefined {
-	const id = items.length ? items[items.length - 1].id : undefined;
-	return typeof id === 'string' && id !== '' ? id : undefined;
+	const lastId = items.length ? items[items.length - 1].id : undefined;
+	return {
+		items,
+		position: typeof lastId === 'string' && lastId !== '' ? lastId : position,
+		more: !ended,
+		requests,
+	};
 }
 
 /** One record (`GET /articles/:id`, `GET /factures/:id`), or undefined when it is gone (404). */
-export async function readOne(
-	context: ErpContext,
-	path: string,
-	id: string,
-	resource: string,
-): Promise<IDataObject | undefined> {
+export async function readOne(context: ErpContext, path: string, id: string, resource: string) {
 	return (await unlessNotFound(
 		erpApiRequest.call(context, {
 			method: 'GET',

@@ -14,7 +14,7 @@ import { eventItem } from './types';
 const TYPE = 'stock.bas';
 
 /** The threshold: the article's own `seuil_alerte`, or one number for every article. */
-export type Threshold = { kind: 'seuil_alerte' } | { kind: 'fixed'; value: number };
+type Threshold = { kind: 'seuil_alerte' } | { kind: 'fixed'; value: number };
 
 /** A movement's signed change of stock: entree adds, sortie takes out, ajustement is signed. */
 function signedChange(movement: IDataObject): number | undefined {
@@ -41,11 +41,7 @@ async function lowStockItems(
 	movements: IDataObject[],
 	threshold: Threshold,
 	articles = new Map<string, IDataObject | undefined>(),
-): Promise<IDataObject[]> {
-	const article = async (id: string) => {
-		if (!articles.has(id)) articles.set(id, await readOne(context, '/articles', id, 'Article'));
-		return articles.get(id);
-	};
+) {
 	const items: IDataObject[] = [];
 	for (const movement of movements) {
 		const id = movement.article_id;
@@ -53,7 +49,8 @@ async function lowStockItems(
 		if (typeof id !== 'string' || change === undefined || change >= 0) continue;
 		// With a fixed threshold, the article is read only for a crossing's reference and designation.
 		if (threshold.kind === 'fixed' && !crosses(movement, threshold.value)) continue;
-		const found = await article(id);
+		if (!articles.has(id)) articles.set(id, await readOne(context, '/articles', id, 'Article'));
+		const found = articles.get(id);
 		const limit = threshold.kind === 'fixed' ? threshold.value : found?.seuil_alerte;
 		if (typeof limit !== 'number') {
 			// A deleted article: its threshold cannot be known.
@@ -78,11 +75,7 @@ async function lowStockItems(
 }
 
 /** The last low-stock crossing in the journal, reading backwards only as far as needed. */
-async function lastCrossing(
-	context: ErpContext,
-	movements: IDataObject[],
-	threshold: Threshold,
-): Promise<IDataObject | undefined> {
+async function lastCrossing(context: ErpContext, movements: IDataObject[], threshold: Threshold) {
 	const articles = new Map<string, IDataObject | undefined>();
 	for (let i = movements.length - 1; i >= 0; i--) {
 		const [item] = await lowStockItems(context, [movements[i]], threshold, articles);
