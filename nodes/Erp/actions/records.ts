@@ -38,14 +38,15 @@ export function getOperation(kind: IdKind, locator: INodeProperties) {
 	};
 }
 
-/** Update: the record the locator names, with the "Update Fields" given (at least one). */
+/** Update: the record the locator names, with the "Update Fields" given (at least one of `fields`). */
 export function updateOperation(
 	kind: IdKind,
 	locator: INodeProperties,
-	fields: INodeProperties[],
+	fields: Record<string, INodeProperties>,
 	specs: Record<string, FieldSpec>,
 ) {
-	const fieldsToUpdate = collection(['Update Fields', 'updateFields', 'Add Field'], fields);
+	const options = Object.values(fields);
+	const fieldsToUpdate = collection(['Update Fields', 'updateFields', 'Add Field'], options);
 	return {
 		properties: [locator, fieldsToUpdate],
 		prepare(this: IExecuteFunctions, itemIndex: number, erp: ItemErp): Prepared {

@@ -48,9 +48,8 @@ const searchClients = searchByText(
 const INVOICE_SCAN_PAGES = 5;
 
 /**
- * Invoices, in the order of the API. The API has no text search on invoices, so a
- * filter is matched here against the number, the ID and the external reference, reading at most
- * a few pages per call and handing back the cursor to continue.
+ * Invoices, in the order of the API; a filter is matched here against the number, the ID and the
+ * external reference, reading at most a few pages per call and handing back the cursor to continue.
  */
 async function searchInvoices(
 	this: ILoadOptionsFunctions,

@@ -1,17 +1,19 @@
-// The article's writable fields: one parameter description and one check per API field.
+// The article's writable fields: one parameter description and one check per API field. The
+// descriptions are in the editor's (alphabetical) order, that of Update Fields.
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { FieldCheck } from '../fields';
 import { fieldSpecs } from '../fields';
 
 export const articleFields = {
-	reference: {
-		displayName: 'Reference',
-		name: 'reference',
-		type: 'string',
+	categorie_id: {
+		displayName: 'Category Name or ID',
+		name: 'categorie_id',
+		type: 'options',
+		typeOptions: { loadOptionsMethod: 'getCategories' },
 		default: '',
-		placeholder: 'e.g. REF-000123',
-		description: 'Business reference code of the article, unique in the ERP (API field reference)',
+		description:
+			'Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
 	},
 	designation: {
 		displayName: 'Designation',
@@ -20,6 +22,30 @@ export const articleFields = {
 		default: '',
 		placeholder: 'e.g. Office chair, black',
 		description: 'Label of the article (API field designation)',
+	},
+	seuil_alerte: {
+		displayName: 'Low-Stock Threshold',
+		name: 'seuil_alerte',
+		type: 'number',
+		default: 0,
+		description:
+			'A stock.bas event is sent when the stock falls to this level or below (API field seuil_alerte)',
+	},
+	reference: {
+		displayName: 'Reference',
+		name: 'reference',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. REF-000123',
+		description: 'Business reference code of the article, unique in the ERP (API field reference)',
+	},
+	stock: {
+		displayName: 'Stock',
+		name: 'stock',
+		type: 'number',
+		default: 0,
+		description:
+			'Quantity in stock, a whole number (API field stock). Changing it records an adjustment movement.',
 	},
 	prix_ht: {
 		displayName: 'Unit Price (Cents)',
@@ -36,31 +62,6 @@ export const articleFields = {
 		default: 2000,
 		description: 'VAT rate in basis points, a whole number from 0 to 10000',
 		hint: 'API field tva: 2000 = 20 %, 550 = 5.5 %',
-	},
-	stock: {
-		displayName: 'Stock',
-		name: 'stock',
-		type: 'number',
-		default: 0,
-		description:
-			'Quantity in stock, a whole number (API field stock). Changing it records an adjustment movement.',
-	},
-	seuil_alerte: {
-		displayName: 'Low-Stock Threshold',
-		name: 'seuil_alerte',
-		type: 'number',
-		default: 0,
-		description:
-			'A stock.bas event is sent when the stock falls to this level or below (API field seuil_alerte)',
-	},
-	categorie_id: {
-		displayName: 'Category Name or ID',
-		name: 'categorie_id',
-		type: 'options',
-		typeOptions: { loadOptionsMethod: 'getCategories' },
-		default: '',
-		description:
-			'Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
 	},
 } satisfies Record<string, INodeProperties>;
 

@@ -1,16 +1,17 @@
-// The client's writable fields: one parameter description and one check per API field.
+// The client's writable fields: one parameter description and one check per API field. The
+// descriptions are in the editor's (alphabetical) order, that of Update Fields.
 import type { INodeProperties } from 'n8n-workflow';
 
 import { fieldSpecs } from '../fields';
 
 export const clientFields = {
-	nom: {
-		displayName: 'Name',
-		name: 'nom',
+	adresse: {
+		displayName: 'Address',
+		name: 'adresse',
 		type: 'string',
 		default: '',
-		placeholder: 'e.g. Boulangerie Martin',
-		description: 'Name of the client, a company or a person (API field nom)',
+		placeholder: 'e.g. 12 rue de la République, 69000 Lyon',
+		description: 'Postal address on one line (API field adresse)',
 	},
 	email: {
 		displayName: 'Email',
@@ -20,6 +21,14 @@ export const clientFields = {
 		placeholder: 'e.g. name@email.com',
 		description: 'Email address of the client, unique in the ERP (API field email)',
 	},
+	nom: {
+		displayName: 'Name',
+		name: 'nom',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. Boulangerie Martin',
+		description: 'Name of the client, a company or a person (API field nom)',
+	},
 	telephone: {
 		displayName: 'Phone',
 		name: 'telephone',
@@ -27,14 +36,6 @@ export const clientFields = {
 		default: '',
 		placeholder: 'e.g. +33 1 40 00 00 00',
 		description: 'Phone number (API field telephone)',
-	},
-	adresse: {
-		displayName: 'Address',
-		name: 'adresse',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. 12 rue de la République, 69000 Lyon',
-		description: 'Postal address on one line (API field adresse)',
 	},
 } satisfies Record<string, INodeProperties>;
 

@@ -1,4 +1,0 @@
-import { clientLocator } from '../common.descriptions';
-import { getOperation } from '../records';
-
-export const { properties, prepare } = getOperation('client', clientLocator);
