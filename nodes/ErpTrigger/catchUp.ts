@@ -24,7 +24,6 @@ import {
 	itemIdentity,
 } from './ranEvents';
 
-/** The static data key (node scope). */
 const CATCH_UP_KEY = 'catchUp';
 
 /** A record younger than this may still come by webhook: it waits for the next check. */
@@ -69,7 +68,6 @@ async function startFromNow(context: ITriggerFunctions, watch: Watch): Promise<W
 	return { position: end.position, state: watch.start(end.items), readTo: seconds(startedMs) };
 }
 
-/** The saved positions in the node's static data, per event type. */
 const positionsIn = (data: IDataObject) =>
 	(data[CATCH_UP_KEY] ?? {}) as Record<string, WatchPosition | undefined>;
 

@@ -31,8 +31,6 @@ export function answer(context: IWebhookFunctions, refusal: Refusal): IWebhookRe
 /** Delivery headers never copied into the output item. */
 const HIDDEN_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'x-api-key']);
 
-const ALREADY_RUN = { status: 200, body: { received: true, ignored: 'already_run' } };
-
 /** Logs a warning of this kind once per process, naming the workflow and node. */
 function warnOnce(context: IWebhookFunctions, memory: NodeMemory, kind: string, message: string) {
 	if (memory.warned.has(kind)) return;
@@ -76,7 +74,7 @@ function deliverOnce(
 	}
 	// Without the trigger in this process, the identity is checked and recorded in memory only.
 	if (identity !== undefined && !firstRun(memory, identity, live?.saved())) {
-		return answer(context, ALREADY_RUN);
+		return answer(context, { status: 200, body: { received: true, ignored: 'already_run' } });
 	}
 	if (live === undefined) return ownRun();
 	live.emit(item);

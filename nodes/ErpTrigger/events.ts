@@ -1,16 +1,11 @@
-// The ERP's events (names, scopes, the Events parameter's options) and the event in a delivery.
+// The ERP's events (names, scopes, the Events parameter's options) and the node's selection of them.
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import type { EventConventions } from '../shared/conventions';
-import { valueAt } from '../shared/conventions';
 import type { ErpEvent } from '../shared/transport';
 import { EVENT_SCOPES } from '../shared/transport';
 
 /** Each event of the ERP (EVENT_SCOPES' keys, which say the scope each needs), in English. */
-export const ERP_EVENTS: Record<
-	ErpEvent,
-	{ name: string; action: string; emittedBy: string; topic: string }
-> = {
+const ERP_EVENTS: Record<ErpEvent, Record<'name' | 'action' | 'emittedBy' | 'topic', string>> = {
 	'vente.creee': {
 		name: 'Sale Created',
 		action: 'On sale created',
@@ -122,52 +117,6 @@ export function normalizeEvents(events: unknown): string[] {
 /** Whether an event of this type starts the workflow for this (normalized) selection. */
 export function isSelected(selection: string[], type: string): boolean {
 	return selection.includes(ALL_EVENTS) || selection.includes(type);
-}
-
-/** What the trigger reads from a delivery, or why it cannot. */
-export type ReadEvent =
-	| { ok: true; type: string; id?: string; created_at: unknown; data: unknown }
-	| { ok: false; message: string };
-
-/**
- * The event in a delivery's parsed body (an object), where the credential's conventions say: the
- * type at `typePath` (or in `typeHeader`), the id at `idPath`, the data at `dataPath`.
- */
-export function readEvent(
-	body: unknown,
-	headers: Record<string, string | string[] | undefined>,
-	conventions: EventConventions,
-): ReadEvent {
-	if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-		return { ok: false, message: 'The body is not an ERP event' };
-	}
-	let type: unknown;
-	if (conventions.typeHeader !== undefined) {
-		const found = Object.entries(headers).filter(
-			([name]) => name.toLowerCase() === conventions.typeHeader,
-		);
-		const value = found.length === 1 ? found[0][1] : undefined;
-		type = Array.isArray(value) ? (value.length === 1 ? value[0] : undefined) : value;
-		if (typeof type !== 'string' || type.trim() === '') {
-			return { ok: false, message: `The event type header ${conventions.typeHeader} is missing` };
-		}
-		type = type.trim();
-	} else {
-		type = valueAt(body, conventions.typePath);
-	}
-	if (typeof type !== 'string' || type === '') {
-		return {
-			ok: false,
-			message: `The body is not an ERP event (no text at ${conventions.typePath.join('.')})`,
-		};
-	}
-	return {
-		ok: true,
-		type,
-		id: idText(valueAt(body, conventions.idPath)),
-		created_at: (body as Record<string, unknown>).created_at,
-		data: valueAt(body, conventions.dataPath),
-	};
 }
 
 /** An id as text: a non-empty text as it is, a whole number written out, else undefined. */

@@ -2,7 +2,12 @@
 // id) in one TriggerMemory per process, the triggers' only module-level state. A restart empties
 // it; what must survive one is in the node's static data. n8n builds the nodes with no argument,
 // so they use `processMemory`; a test passes its own TriggerMemory, as a new process would.
-import type { IDataObject, ICredentialDataDecryptedObject, INodeExecutionData } from 'n8n-workflow';
+import type {
+	FunctionsBase,
+	IDataObject,
+	ICredentialDataDecryptedObject,
+	INodeExecutionData,
+} from 'n8n-workflow';
 
 /** Why a stored registration could not be kept (webhookLifecycle.ts, `inspectRegistration`). */
 export type LostReason = 'gone' | 'disabled' | 'otherUrl' | 'otherEvents' | 'noSecret';
@@ -15,11 +20,7 @@ export interface CredentialReads {
 
 export interface NodeMemory {
 	readonly limits: MemoryLimits;
-	/**
-	 * Accepted deliveries, id -> signed Unix second, in the order accepted (replay.ts): those
-	 * inside the signature tolerance always (at most `maxLive`, then new ones are refused), and the
-	 * newest `maxRetired` older ones, for a sender's genuine retry.
-	 */
+	/** Accepted deliveries, id -> signed Unix second, in the order accepted (replay.ts). */
 	accepted: Map<string, number>;
 	/** Size of `accepted` at which the next sweep of old entries runs (replay.ts). */
 	nextSweepAt: number;
@@ -33,12 +34,9 @@ export interface NodeMemory {
 	restoredSecret?: string;
 	/** Why checkExists found the registration lost, for the `create` n8n runs right after it. */
 	lostAtCheck?: LostReason;
-	/**
-	 * n8n's checkExists and the create after it are under way (n8n 2.41 runs them while `trigger()`
-	 * runs): a scheduled check waits for the next tick. checkExists waits for `checking`, the
-	 * scheduled check under way.
-	 */
+	/** n8n's checkExists and the create after it are under way (webhookLifecycle.ts). */
 	registering: boolean;
+	/** The scheduled registration check under way, which checkExists waits for (triggerRun.ts). */
 	checking?: Promise<void>;
 	/** Credential reads shared by deliveries, by mode, type and credential (credentialRead.ts). */
 	credentialReads: Map<string, CredentialReads>;
@@ -71,12 +69,6 @@ export const DEFAULT_LIMITS: Omit<MemoryLimits, 'since'> = {
 	maxRanEvents: 10_000,
 };
 
-/** What identifies a trigger node in a process: any n8n context gives it. */
-interface NodeContext {
-	getWorkflow(): { id?: string };
-	getNode(): { id: string };
-}
-
 /** Every trigger node's memory in one n8n process. */
 export class TriggerMemory {
 	readonly limits: MemoryLimits;
@@ -108,7 +100,7 @@ export class TriggerMemory {
 	}
 
 	/** The memory of the context's node, by its one key: workflow id and node id. */
-	of(context: NodeContext): NodeMemory {
+	of(context: Pick<FunctionsBase, 'getWorkflow' | 'getNode'>): NodeMemory {
 		return this.node(`${context.getWorkflow().id ?? ''}/${context.getNode().id}`);
 	}
 }

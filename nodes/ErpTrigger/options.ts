@@ -14,13 +14,6 @@ const DEFAULT_TOLERANCE_SECONDS = 300;
 /** How often, in minutes, a published trigger checks its registration (one request per check). */
 const DEFAULT_CHECK_MINUTES = 15;
 
-export interface TriggerOptions {
-	toleranceSeconds: number;
-	includeHeaders: boolean;
-	checkMinutes: number;
-	catchUp: boolean;
-}
-
 export const optionsDescription = optionsCollection([
 	{
 		displayName: 'Catch Up Missed Events',
@@ -59,9 +52,7 @@ export const optionsDescription = optionsCollection([
 ]);
 
 /** The node's Options, checked: a bad value set through an expression is refused naming it. */
-export function readOptions(
-	context: IHookFunctions | IWebhookFunctions | ITriggerFunctions,
-): TriggerOptions {
+export function readOptions(context: IHookFunctions | IWebhookFunctions | ITriggerFunctions) {
 	const options = context.getNodeParameter('options', {}) as IDataObject;
 	const at = (name: string): ValueSource => ({
 		node: context.getNode(),
@@ -88,3 +79,5 @@ export function readOptions(
 		catchUp: flag('catchUp', true),
 	};
 }
+
+export type TriggerOptions = ReturnType<typeof readOptions>;

@@ -72,28 +72,6 @@ function savedMemory(saved: IDataObject, key: string): Record<string, number> {
 const has = (memory: Record<string, number>, identity: string) =>
 	Object.prototype.hasOwnProperty.call(memory, identity);
 
-/** Records `identity` in the saved memory under `key`, trimmed to the newest when over `max`. */
-function remember(
-	memory: NodeMemory,
-	saved: IDataObject,
-	key: string,
-	identity: string,
-	now: number,
-): void {
-	const max = memory.limits.maxRanEvents;
-	const ran = savedMemory(saved, key);
-	ran[identity] = now;
-	let size = (memory.savedSizes.get(ran) ?? Object.keys(ran).length - 1) + 1;
-	if (size > max + TRIM_SLACK) {
-		const keys = Object.keys(ran);
-		for (const oldest of keys.slice(0, keys.length - max)) delete ran[oldest];
-		size = max;
-	}
-	memory.savedSizes.set(ran, size);
-	// Set at the top of the node's data: n8n marks it changed, and saves it with the next emit.
-	saved[key] = ran;
-}
-
 /**
  * Whether `identity` runs now: false when it already ran (in this process, or in `saved`, the
  * trigger's static data); otherwise it is recorded in both (as caught up when `caughtUp`). Check
@@ -114,13 +92,25 @@ export function firstRun(
 	)
 		return false;
 	const now = nowSeconds();
+	const max = memory.limits.maxRanEvents;
 	local.set(identity, now);
 	for (const oldest of local.keys()) {
-		if (local.size <= memory.limits.maxRanEvents) break;
+		if (local.size <= max) break;
 		local.delete(oldest);
 	}
-	if (saved !== undefined)
-		remember(memory, saved, caughtUp ? RAN_CAUGHT_UP_KEY : RAN_EVENTS_KEY, identity, now);
+	if (saved === undefined) return true;
+	const key = caughtUp ? RAN_CAUGHT_UP_KEY : RAN_EVENTS_KEY;
+	const ran = savedMemory(saved, key);
+	ran[identity] = now;
+	let size = (memory.savedSizes.get(ran) ?? Object.keys(ran).length - 1) + 1;
+	if (size > max + TRIM_SLACK) {
+		const keys = Object.keys(ran);
+		for (const oldest of keys.slice(0, keys.length - max)) delete ran[oldest];
+		size = max;
+	}
+	memory.savedSizes.set(ran, size);
+	// Set at the top of the node's data: n8n marks it changed, and saves it with the next emit.
+	saved[key] = ran;
 	return true;
 }
 

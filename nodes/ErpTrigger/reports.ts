@@ -39,10 +39,7 @@ export function withRestoreNote(item: IDataObject, memory: NodeMemory): IDataObj
 	return { ...item, registration: { ...note } };
 }
 
-/**
- * A scheduled job's failure (`work`: "checking ..." and "could not ..."), never silent: logged as
- * an error and saved as a failed execution where n8n offers it (2.x).
- */
+/** A scheduled job's failure, as above; `work`: "checking ..." and "could not ...". */
 export function reportFailure(
 	context: ITriggerFunctions,
 	cause: unknown,

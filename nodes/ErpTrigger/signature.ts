@@ -17,6 +17,8 @@ const SECRET_PREFIX = 'whsec_';
 const MAX_ID_LENGTH = 256;
 const MAX_TIMESTAMP_LENGTH = 12; // Unix seconds up to the year 33658
 const MAX_SIGNATURE_HEADER_LENGTH = 4096; // ~80 `v1,` entries: ample for a secret rotation
+const STANDARD_HEADERS = ['webhook-id', 'webhook-timestamp', 'webhook-signature'];
+const STANDARD_MAX_LENGTHS = [MAX_ID_LENGTH, MAX_TIMESTAMP_LENGTH, MAX_SIGNATURE_HEADER_LENGTH];
 
 export type WebhookHeaders = Record<string, string | string[] | undefined>;
 
@@ -65,12 +67,14 @@ export function decodeWebhookSecret(secret: string): Buffer | undefined {
 
 /**
  * What both schemes check first: a usable secret, a body, then the `wanted` headers (lower case)
- * in order; a duplicate (a name seen twice in any case, or several values) before a missing one.
+ * in order; a duplicate (a name seen twice in any case, or several values) before a missing one,
+ * then a value longer than its `maxLengths` entry.
  */
 function signedParts(
 	input: VerifyWebhookInput,
 	usableSecret: boolean,
 	wanted: string[],
+	maxLengths: number[],
 ): { body: Buffer; values: string[] } | Failure {
 	if (!usableSecret) return fail('invalid_secret');
 	const { rawBody } = input;
@@ -90,6 +94,9 @@ function signedParts(
 	}
 	if (duplicate) return fail('duplicate_header');
 	if (values.some((value) => value === undefined)) return fail('missing_header');
+	if (values.some((value, k) => (value as string).length > maxLengths[k])) {
+		return fail('header_too_large');
+	}
 	return { body, values: values as string[] };
 }
 
@@ -115,17 +122,9 @@ function matches(token: string, expected: Buffer): boolean {
 /** Checks one Standard Webhooks delivery; refusals come in the order of the checks below. */
 export function verifyStandardWebhook(input: VerifyWebhookInput): VerifyWebhookResult {
 	const key = decodeWebhookSecret(input.secret);
-	const wanted = ['webhook-id', 'webhook-timestamp', 'webhook-signature'];
-	const parts = signedParts(input, key !== undefined, wanted);
+	const parts = signedParts(input, key !== undefined, STANDARD_HEADERS, STANDARD_MAX_LENGTHS);
 	if ('ok' in parts) return parts;
 	const [id, timestampText, signatureHeader] = parts.values;
-	if (
-		id.length > MAX_ID_LENGTH ||
-		timestampText.length > MAX_TIMESTAMP_LENGTH ||
-		signatureHeader.length > MAX_SIGNATURE_HEADER_LENGTH
-	) {
-		return fail('header_too_large');
-	}
 	// Visible ASCII only: the id is part of the signed content and of the replay memory.
 	if (!/^[\x21-\x7e]+$/.test(id)) return fail('invalid_id');
 	const timestamp = checkTimestamp(timestampText, input);
@@ -149,23 +148,16 @@ export function verifyStandardWebhook(input: VerifyWebhookInput): VerifyWebhookR
 	return matched ? { ok: true, id, timestamp } : fail('no_matching_signature');
 }
 
-export type BodyHmacScheme = Extract<SignatureScheme, { kind: 'bodyHmac' }>;
-
 /** Checks one delivery signed with an HMAC of its body; refusals come in the order of the checks. */
 export function verifyBodyHmac(
 	input: VerifyWebhookInput,
-	scheme: BodyHmacScheme,
+	scheme: Extract<SignatureScheme, { kind: 'bodyHmac' }>,
 ): VerifyWebhookResult {
 	const wanted = [scheme.header, ...(scheme.timestampHeader ? [scheme.timestampHeader] : [])];
-	const parts = signedParts(input, isUsableSecret(scheme, input.secret), wanted);
+	const maxLengths = [MAX_SIGNATURE_HEADER_LENGTH, MAX_TIMESTAMP_LENGTH];
+	const parts = signedParts(input, isUsableSecret(scheme, input.secret), wanted, maxLengths);
 	if ('ok' in parts) return parts;
 	const [signature, timestampText] = parts.values;
-	if (
-		signature.length > MAX_SIGNATURE_HEADER_LENGTH ||
-		(timestampText ?? '').length > MAX_TIMESTAMP_LENGTH
-	) {
-		return fail('header_too_large');
-	}
 	const timestamp = timestampText === undefined ? undefined : checkTimestamp(timestampText, input);
 	if (typeof timestamp === 'object') return timestamp;
 	if (!signature.startsWith(scheme.prefix)) return fail('malformed_signature');

@@ -4,10 +4,11 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import type { ApiConventions } from '../shared/conventions';
+import { valueAt } from '../shared/conventions';
 import { sharedReads } from './credentialRead';
 import type { Refusal } from './delivery';
 import { answer, handOver } from './delivery';
-import { isSelected, normalizeEvents, readEvent } from './events';
+import { idText, isSelected, normalizeEvents } from './events';
 import type { NodeMemory } from './memory';
 import { readOptions } from './options';
 import { checkAndRecord } from './replay';
@@ -82,24 +83,45 @@ export function readDelivery(
 	} catch {
 		return malformed('The body is not valid JSON');
 	}
+	if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+		return malformed('The body is not an ERP event');
+	}
+	// Where the credential's conventions say: the type at `typePath` (or in `typeHeader`), the id
+	// at `idPath`, the data at `dataPath`.
 	const { event: conventions } = signed.conventions;
-	const event = readEvent(body, signed.headers, conventions);
-	if (!event.ok) return malformed(event.message);
+	let type: unknown;
+	if (conventions.typeHeader !== undefined) {
+		const found = Object.entries(signed.headers).filter(
+			([name]) => name.toLowerCase() === conventions.typeHeader,
+		);
+		const value = found.length === 1 ? found[0][1] : undefined;
+		type = Array.isArray(value) ? (value.length === 1 ? value[0] : undefined) : value;
+		if (typeof type !== 'string' || type.trim() === '') {
+			return malformed(`The event type header ${conventions.typeHeader} is missing`);
+		}
+		type = type.trim();
+	} else {
+		type = valueAt(body, conventions.typePath);
+	}
+	if (typeof type !== 'string' || type === '') {
+		return malformed(`The body is not an ERP event (no text at ${conventions.typePath.join('.')})`);
+	}
+	const id = idText(valueAt(body, conventions.idPath));
 	// The signed id (Standard Webhooks), else the event's id in the body.
-	const deliveryId = signed.id ?? event.id;
+	const deliveryId = signed.id ?? id;
 	if (deliveryId === undefined) {
 		return malformed(
 			`The event has no ID at ${conventions.idPath.join('.')}, so a replay could not be refused`,
 		);
 	}
-	if (!isSelected(selection, event.type)) {
+	if (!isSelected(selection, type)) {
 		return refused(200, { received: true, ignored: 'event_not_selected' });
 	}
 	const item: IDataObject = {
-		id: event.id ?? deliveryId,
-		type: event.type,
-		created_at: event.created_at as IDataObject['created_at'],
-		data: event.data as IDataObject['data'],
+		id: id ?? deliveryId,
+		type,
+		created_at: (body as IDataObject).created_at,
+		data: valueAt(body, conventions.dataPath) as IDataObject['data'],
 	};
 	return { item, deliveryId };
 }

@@ -35,7 +35,6 @@ export const STATIC_KEYS = {
 const REGISTRATION_KEYS = [...Object.values(STATIC_KEYS), 'recentIds'];
 
 type TriggerContext = IHookFunctions | IWebhookFunctions | ITriggerFunctions;
-/** Where the registration is checked and made: n8n's webhook methods, and the trigger's checks. */
 type LifecycleContext = IHookFunctions | ITriggerFunctions;
 
 export function isManual(context: TriggerContext): boolean {
