@@ -1,20 +1,19 @@
-// Custom API Conventions (the credential's fields, credentialFields.ts), read and checked: `list`
-// for the list reader (transport/pagination.ts), `signature` and `event` for the trigger. Switched
-// off (the default), every value is docs/api-contract.md's, whatever is stored.
+// Custom API Conventions (credentialFields.ts), read and checked: `list` for the list reader
+// (transport/pagination.ts), `signature` and `event` for the trigger. Off (the default), every
+// value is docs/api-contract.md's, whatever is stored.
 import type { ICredentialDataDecryptedObject, INode } from 'n8n-workflow';
 
 import { apiConventionProperties } from './credentialFields';
 import { invalid, labelOf, show, toEnum } from './validation';
 
-/** A path in a JSON answer: the names of the keys from the top, such as ['pagination', 'next_cursor']. */
+/** A path in a JSON answer: key names from the top, such as ['pagination', 'next_cursor']. */
 type JsonPath = string[];
 
 export type SignatureScheme =
 	| { kind: 'standardWebhooks' }
 	| {
 			kind: 'bodyHmac';
-			/** Header names in lower case. */
-			header: string;
+			header: string; // lower case, as every header name here
 			algorithm: 'sha256' | 'sha512' | 'sha1';
 			encoding: 'hex' | 'base64';
 			prefix: string;
@@ -32,20 +31,13 @@ export function valueAt(value: unknown, path: JsonPath): unknown {
 	return current;
 }
 
-// A JSON path (names separated by dots); an event type as the ERP names them (stock.bas).
-const JSON_PATH = /^[A-Za-z0-9_$@-]+(\.[A-Za-z0-9_$@-]+)*$/;
-const EVENT_TYPE = /^[A-Za-z0-9_.-]{1,100}$/;
-// A query parameter name as APIs spell them: letters, digits, _ - . and brackets (page[after]).
-const QUERY_NAME = /^[A-Za-z0-9_.\-[\]]+$/;
-// An HTTP header name (RFC 9110 token).
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const JSON_PATH = /^[A-Za-z0-9_$@-]+(\.[A-Za-z0-9_$@-]+)*$/; // names separated by dots
+const EVENT_TYPE = /^[A-Za-z0-9_.-]{1,100}$/; // as the ERP names them: stock.bas
+const QUERY_NAME = /^[A-Za-z0-9_.\-[\]]+$/; // letters, digits, _ - . and brackets: page[after]
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/; // an HTTP header name (RFC 9110 token)
 const MAX_NAME_LENGTH = 100;
 
-/**
- * The credential's conventions, checked: a setting that cannot work is a NodeOperationError naming
- * it, before any request or on the delivery it concerns. A setting's default (the contract's name)
- * is its credential field's.
- */
+/** A setting that cannot work throws an error naming it, before any request or on its delivery. */
 export function readConventions(
 	credentials: ICredentialDataDecryptedObject,
 	node: INode,
@@ -151,6 +143,5 @@ export function readConventions(
 	return { list, signature, event };
 }
 
-/** `list` for the list reader, `signature` and `event` for the trigger. */
 export type ApiConventions = ReturnType<typeof readConventions>;
 export type EventConventions = ApiConventions['event'];

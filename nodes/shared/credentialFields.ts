@@ -47,11 +47,10 @@ export const rateLimitProperty: INodeProperties = {
 		"Optional: the rate your ERP contract allows for this key, if its answers do not report it. Requests are then spaced to it from the first one. Leave at 0 to start from the API's default (100 per minute) and learn the limit from the answers. Rate-limit headers, when the ERP sends them, always take precedence.",
 };
 
-/** Shows a field only when Custom API Conventions is on (and for HMAC signatures). */
+// A field shown only when Custom API Conventions is on (and, whenHmac, for HMAC signatures).
 const whenCustom = { show: { customConventions: [true] } };
 const whenHmac = { show: { customConventions: [true], signatureScheme: ['bodyHmac'] } };
 
-/** A text field of Custom API Conventions. */
 const text = (
 	field: Pick<INodeProperties, 'displayName' | 'name' | 'default' | 'placeholder' | 'description'>,
 	displayOptions = whenCustom,
@@ -61,9 +60,9 @@ const text = (
 };
 
 /**
- * Custom API Conventions: what an ERP may name differently from docs/api-contract.md, off by
- * default. Each default is the contract's name, written only here: conventions.ts reads them, so a
- * credential saved before these fields existed behaves as before.
+ * Custom API Conventions (off by default): what an ERP may name unlike docs/api-contract.md. Each
+ * default is the contract's name, written only here (conventions.ts reads it): credentials saved
+ * before these fields existed behave as before.
  */
 export const apiConventionProperties: INodeProperties[] = [
 	{

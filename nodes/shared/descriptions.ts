@@ -3,13 +3,11 @@ import type { INodeProperties } from 'n8n-workflow';
 
 export { requestOptionsDescription } from './transport';
 
-/** The nodes' icon, light and dark. */
 export const erpIcon = {
 	light: 'file:../../icons/erp.svg',
 	dark: 'file:../../icons/erp.dark.svg',
 } as const;
 
-/** An "Options" collection of these options. */
 export function optionsCollection(options: INodeProperties[]): INodeProperties {
 	return {
 		displayName: 'Options',

@@ -1,6 +1,6 @@
-// Credential guards: the one place that decides whether a request may leave, used by the
-// credentials' `authenticate` (so the credential test and the HTTP Request node are covered), by
-// the transport before every request, and by the trigger. Pure; messages never contain the key.
+// The one place that decides whether a request may leave, called by the credentials' `authenticate`
+// (which also covers the credential test and the HTTP Request node), by the transport before every
+// request, and by the trigger. Pure; messages never contain the key.
 
 const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
 
@@ -11,7 +11,6 @@ export function normalizeBaseUrl(baseUrl: unknown): string {
 		.replace(/\/+$/, '');
 }
 
-/** Problem with the base URL, or undefined when it is acceptable. */
 export function baseUrlProblem(baseUrl: unknown): string | undefined {
 	const normalized = normalizeBaseUrl(baseUrl);
 	if (normalized === '') {
@@ -40,9 +39,8 @@ export function baseUrlProblem(baseUrl: unknown): string | undefined {
 type Target = { url?: unknown; uri?: unknown; baseURL?: unknown };
 
 /**
- * Where a request built by n8n goes, as n8n's HTTP clients resolve it: `url`, else the legacy `uri`
- * (the HTTP Request node and `requestWithAuthentication` send that), against `baseURL`. Undefined
- * when no absolute address can be made of them.
+ * Where an n8n request goes, as its HTTP clients resolve it: `url`, else the legacy `uri` (sent by
+ * the HTTP Request node, `requestWithAuthentication`) against `baseURL`; undefined if no valid URL.
  */
 export function requestTarget(request: Target): URL | undefined {
 	const relative = String(request.url ?? request.uri ?? '');
@@ -56,9 +54,8 @@ export function requestTarget(request: Target): URL | undefined {
 }
 
 /**
- * Problem with where a request goes, or undefined when it goes to the credential's own Base URL
- * origin: a request built by hand (the HTTP Request node with this credential) cannot carry a
- * sandbox key to a production host, or any key to a third party, or to an address unknown.
+ * Problem unless the request goes to the credential's own Base URL origin: so the HTTP Request node
+ * cannot carry a sandbox key to production, nor any key to a third party or an unknown address.
  */
 export function requestTargetProblem(baseUrl: unknown, request: Target): string | undefined {
 	const base = new URL(normalizeBaseUrl(baseUrl));
@@ -89,7 +86,7 @@ export function apiKeyProblem(apiKey: unknown, environment: unknown): string | u
 	return 'This is not an ERP API key: keys start with sk_live_ (production) or sk_test_ (sandbox). Check that the whole key was pasted.';
 }
 
-/** All guards (an OAuth2 credential has no key to check): the first problem, or undefined. */
+/** All checks (an OAuth2 credential has no key to check): the first problem, or undefined. */
 export function credentialProblem(
 	credentials: { apiKey?: unknown; environment?: unknown; baseUrl?: unknown },
 	kind: 'apiKey' | 'oAuth2' = 'apiKey',

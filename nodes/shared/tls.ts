@@ -1,8 +1,7 @@
-// TLS: the ERP API requires TLS 1.3 (specification, "Security"). n8n's request helpers (2.41:
-// @n8n/backend-network's buildAgentOptions) hand a request's `agentOptions` to the https.Agent
-// they build for it (direct, through a proxy, each redirect), so a server offering only older
-// versions fails the handshake. n8n before 2.20 drops `agentOptions`: there the minimum cannot be
-// enforced (the Base URL field and docs/compatibility.md say so). Plain http:// is left alone.
+// The ERP API requires TLS 1.3 (specification, "Security"). n8n's request helpers pass
+// `agentOptions` to each https.Agent they build (direct, proxy, redirects; 2.41: buildAgentOptions
+// in @n8n/backend-network): a server with only older versions fails the handshake. n8n before 2.20
+// drops them, so no minimum there (Base URL field, docs/compatibility.md). http:// is left alone.
 import type { IHttpRequestOptions } from 'n8n-workflow';
 
 import { requestTarget } from './guards';

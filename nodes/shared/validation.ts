@@ -1,10 +1,10 @@
-// The nodes' one input check, for operations, request options and trigger options: a failure is a
+// The input checks of operations, request options and trigger options: a failure is a
 // NodeOperationError before any request, `Invalid value for "<label>": <problem> [item N]`, the
 // label as the editor shows it (`labelOf`). Nothing is rounded, trimmed into shape or guessed.
 import type { INode, INodeProperties, INodePropertyCollection } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-/** Where a value came from: the node, the parameter's label, the input item (none for a trigger). */
+/** Where a value came from: node, parameter label, input item (none for a trigger). */
 export interface ValueSource {
 	node: INode;
 	label: string;
@@ -28,10 +28,7 @@ function findProperty(properties: readonly Described[], name: string): INodeProp
 	return undefined;
 }
 
-/**
- * A parameter's label as the editor shows it: `labelOf(props, 'requestOptions', 'idempotency')` is
- * "Request Options › Idempotency Key" (each name looked up under the one before it).
- */
+/** Editor label: (p, 'requestOptions', 'idempotency') → "Request Options › Idempotency Key". */
 export function labelOf(properties: readonly Described[], ...names: string[]): string {
 	const labels: string[] = [];
 	let scope = properties;
@@ -45,8 +42,7 @@ export function labelOf(properties: readonly Described[], ...names: string[]): s
 }
 
 export function invalid(source: ValueSource, problem: string, description?: string) {
-	// The item number means nothing to an AI Agent calling the tool variant (type "…Tool") with one
-	// item; a trigger's options belong to no item.
+	// No item number for a trigger (no item) nor for a "…Tool" node (an AI Agent sends one item).
 	const where =
 		source.itemIndex === undefined || String(source.node.type).endsWith('Tool')
 			? ''
@@ -98,10 +94,7 @@ export function toInteger(
 	return n;
 }
 
-/**
- * The longest text the node sends, in characters, per kind of value: the specification states no
- * limits, these are docs/api-contract.md's, checked before any request.
- */
+/** Longest text sent, in characters: docs/api-contract.md's (the specification states none). */
 export const MAX_LENGTH = {
 	articleReference: 100, // an article's `reference`, also where an article is given by reference
 	designation: 500, // article
@@ -125,10 +118,7 @@ function checkLength(source: ValueSource, text: string, limit: TextLimit): strin
 	return text;
 }
 
-/**
- * The one rule for text parameters: a string, or a whole number (such as an order number 1042) sent
- * as its digits; anything else is refused rather than sent as "12.5", "true" or "[object Object]".
- */
+/** A string, or a whole number (order 1042) as digits; never "12.5", "true", "[object Object]". */
 function asText(source: ValueSource, value: unknown): string {
 	if (typeof value === 'string') return value;
 	if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
@@ -147,10 +137,7 @@ export function toOptionalText(source: ValueSource, value: unknown, limit: TextL
 	return checkLength(source, asText(source, value), limit);
 }
 
-/**
- * A yes/no parameter: `true` or `false`, or the text "true" / "false" in any case (as n8n's own
- * `validateType: 'boolean'` reads them); anything else an expression gives ("yes", 1) is refused.
- */
+/** true/false, or "true"/"false" in any case (as n8n's validateType 'boolean'); not "yes", 1. */
 export function toBoolean(source: ValueSource, value: unknown): boolean {
 	if (typeof value === 'boolean') return value;
 	if (typeof value === 'string' && /^(true|false)$/i.test(value)) {
