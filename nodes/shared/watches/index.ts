@@ -60,7 +60,7 @@ export function createdAt(watch: Watch, record: IDataObject): number {
 	return typeof value === 'string' ? Date.parse(value) : NaN;
 }
 
-/** The records created at or after `since` (all when undefined; a record without a time is kept). */
+/** Records created at or after `since` (all when undefined; one without a time is kept). */
 export function createdSince(watch: Watch, records: IDataObject[], since: string | undefined) {
 	if (since === undefined) return records;
 	return records.filter((record) => {

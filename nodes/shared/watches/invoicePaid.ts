@@ -1,8 +1,8 @@
-// Invoice Paid, as the ERP Trigger's facture.payee. The invoice list has no payment date, so the
-// watch keeps the ids of the invoices it has seen unpaid (`open`). Each poll reads the new
-// invoices (one already paid is reported at once); then, while some are open, the two unpaid lists
-// whole, and an open invoice missing from both is read and reported if `payee`. An id leaves
-// `open` only in a poll that reports it (which n8n saves), or when the invoice is gone.
+// Invoice Paid (the ERP Trigger's facture.payee). The list has no payment date, so the watch keeps
+// the ids of invoices seen unpaid (`open`). Each poll reads the new invoices (one already paid is
+// reported at once), then, while some are open, both unpaid lists whole; an open invoice in neither
+// is read, reported if `payee`. An id leaves `open` only in a poll that reports it (which n8n
+// saves), or when the invoice is gone.
 import type { IDataObject } from 'n8n-workflow';
 
 import type { ErpContext } from '../transport';
@@ -13,11 +13,9 @@ import { eventItem } from './types';
 const TYPE = 'facture.payee';
 const UNPAID = ['emise', 'partiellement_payee'];
 
-/** The item of an invoice seen paid at `seenAt` (the list has no payment date). */
 const paidItem = (invoice: IDataObject, seenAt: string) =>
 	eventItem(TYPE, invoice.id, seenAt, invoice);
 
-/** The ids of the invoices `newInvoices` adds to `open`: those not paid yet. */
 function unpaidIds(invoices: IDataObject[]): string[] {
 	return invoices
 		.filter((invoice) => invoice.statut !== 'payee' && typeof invoice.id === 'string')

@@ -8,10 +8,8 @@ import type { ErpContext } from '../transport';
 import { erpApiRequest, erpListPage, MAX_PAGE_SIZE } from '../transport';
 
 /**
- * Reads `path` after `position` (or from the start), at most `maxPages` pages of 100 (or all): the
- * items in order; the new position (the id of the last item read, or the old position when nothing
- * was read); `more`, true when the page cap stopped the read before the end of the list; and the
- * requests sent.
+ * `path` after `position` (or from the start), at most `maxPages` pages of 100 (or all): the items,
+ * the new position (the old one if none read), `more` (the page cap stopped it), the requests sent.
  */
 export async function readAfter(
 	context: ErpContext,

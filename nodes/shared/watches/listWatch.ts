@@ -4,7 +4,6 @@ import type { IDataObject } from 'n8n-workflow';
 import type { Watch } from './types';
 import { eventItem } from './types';
 
-/** The watch of a plain list: each new record is one item of `type`, the record as its data. */
 function listWatch(
 	watch: Pick<Watch, 'name' | 'label' | 'description' | 'path' | 'type' | 'timeField'>,
 ): Watch<undefined> {
@@ -40,7 +39,6 @@ export const client = listWatch({
 	timeField: 'created_at',
 });
 
-/** Each invoice issued, as the ERP Trigger's vente.creee (the invoice as its data). */
 export const invoice = listWatch({
 	name: 'invoice',
 	label: 'New Invoice',

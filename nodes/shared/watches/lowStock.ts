@@ -1,8 +1,7 @@
-// Low Stock, as the ERP Trigger's stock.bas, derived from the stock movement journal: a crossing
-// is a movement that takes an article's stock from above the threshold to at or below it, when the
-// ERP emits `stock.bas`. Nothing but the journal's position is kept: reading a stretch again finds
-// the same crossings. One GET /articles/:id per article whose stock went down (its own threshold)
-// or per crossing (a fixed one).
+// Low Stock (the ERP Trigger's stock.bas) from the stock movement journal: a crossing is a movement
+// taking an article's stock from above the threshold to at or below it (when the ERP emits
+// stock.bas). Only the journal's position is kept: a stretch read again gives the same crossings.
+// One GET /articles/:id per article whose stock went down (own threshold) or per crossing (fixed).
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { ErpContext } from '../transport';
@@ -26,7 +25,6 @@ function signedChange(movement: IDataObject): number | undefined {
 	return undefined;
 }
 
-/** Whether the movement takes the stock from above `threshold` to at or below it. */
 export function crosses(movement: IDataObject, threshold: number): boolean {
 	const after = movement.stock_apres;
 	const change = signedChange(movement);
@@ -53,7 +51,6 @@ async function lowStockItems(
 		const found = articles.get(id);
 		const limit = threshold.kind === 'fixed' ? threshold.value : found?.seuil_alerte;
 		if (typeof limit !== 'number') {
-			// A deleted article: its threshold cannot be known.
 			context.logger.warn(
 				`ERP Polling Trigger: article ${id} of stock movement ${String(movement.id)} was not found; its low-stock threshold is unknown, the movement is skipped`,
 			);

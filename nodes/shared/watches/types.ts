@@ -6,10 +6,9 @@ import type { ErpContext } from '../transport';
 import type { ValueSource } from '../validation';
 
 /**
- * One watch, registered in ./index.ts. Its items have the ERP Trigger's shape, `{ id, type,
- * created_at, data }`, so one trigger can replace the other; `id` is the id of the record the item
- * was derived from (the webhook's `evt_` ids are in no list). `start` and `items` return the
- * watch's state, which the caller saves with the position.
+ * Registered in ./index.ts. Items have the ERP Trigger's shape `{ id, type, created_at, data }`, so
+ * one trigger can replace the other; `id` is the source record's (webhook `evt_` ids are in no
+ * list). `start` and `items` return the watch's state, which the caller saves with the position.
  */
 export interface Watch<Options = unknown> {
 	/** The Watch parameter's value (saved in workflows and in the node's state: never renamed). */
@@ -22,7 +21,6 @@ export interface Watch<Options = unknown> {
 	readonly type: string;
 	/** The record's field that says when it was created (Start From a date). */
 	readonly timeField: string;
-	/** Its own parameters, shown only while it is chosen. */
 	readonly properties: INodeProperties[];
 	/** The keys of the saved state it owns besides the position (cleared at a new start). */
 	readonly stateKeys: readonly string[];
@@ -33,7 +31,7 @@ export interface Watch<Options = unknown> {
 	}): Options;
 	/** Its start from now: its own state, given the whole list as it is now. */
 	start(records: IDataObject[]): IDataObject;
-	/** The items for new records (in list order), and its `stateKeys` after them; `state` is not changed. */
+	/** Items for new records (list order) and its `stateKeys` after them; `state` is not changed. */
 	items(
 		context: ErpContext,
 		records: IDataObject[],
@@ -48,7 +46,6 @@ export interface Watch<Options = unknown> {
 	): Promise<IDataObject | undefined>;
 }
 
-/** An item as the ERP Trigger emits it. */
 export function eventItem(
 	type: string,
 	id: IDataObject[string],
