@@ -1,9 +1,7 @@
-// One poll of the ERP Polling Trigger: what is new since the saved position, as items.
-//
-// The node's static data holds `watch`, `position` (the id of the last record read), `since`
-// (Start From a date) and the watch's own keys. n8n saves it after the poll at activation and
-// start and after a poll that emits items, not after a quiet poll: losing a quiet poll's change
-// is harmless (the next poll reads the same records again and finds nothing to emit).
+// One poll: what is new since the saved position, as items. Static data: `watch`, `position` (id of
+// the last record read), `since` (Start From a date), the watch's keys. n8n saves it after the poll
+// at activation and start and after one that emits, not after a quiet poll: harmless, the next poll
+// reads the same records again and finds nothing to emit.
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
@@ -22,7 +20,6 @@ async function fromPosition(
 	position: string | undefined,
 	maxPages: number,
 ) {
-	// Any other error is the transport's own, thrown on as it is.
 	return await readSince(context, watch, position, maxPages).catch(async (error: unknown) => {
 		const facts = erpErrorToJson(error);
 		if (position === undefined || String(facts.httpCode) !== '400') throw error;
@@ -45,14 +42,12 @@ const stateText = (state: IDataObject): string =>
 	JSON.stringify(STATE_KEYS.map((key) => state[key] ?? null));
 
 /**
- * A scheduled poll: the new items, the state moved on; or undefined while this node's previous
- * poll still runs in this process (n8n starts polls on schedule even then): two polls never read
- * from the same position. Polls run in one process (n8n's main, the leader in multi-main).
- *
- * n8n 2.41's durable poll cursors save the state a moment after the poll returns: a poll in
- * between was handed the state from before the last emit and emitted its items again (the same 3
- * alerts twice, 2.3 s apart). So when the state handed over is exactly the one the last emit in
- * this process started from, the state that emit left is taken instead.
+ * A scheduled poll: the new items, the state moved on; or undefined while this node's previous poll
+ * still runs (n8n starts polls on schedule even then), so two never read from one position. Polls
+ * run in one process (n8n's main, the leader in multi-main). n8n 2.41's durable poll cursors save
+ * the state a moment after the poll returns: a poll in between got the state from before the last
+ * emit and emitted again (the same 3 alerts twice, 2.3 s apart). So when the state handed over is
+ * the one the last emit in this process started from, the state that emit left is used instead.
  */
 export async function scheduledPoll(context: IPollFunctions, settings: PollSettings) {
 	const memory = processMemory.of(context);

@@ -7,7 +7,7 @@ import { WATCH_OPTIONS, watchNamed } from '../shared/watches';
 export const DEFAULT_MAX_PAGES = 10;
 export const MAX_PAGES_CAP = 100;
 
-/** The watch, its own options, Start From, `since` (ISO time, for a date) and Max Pages per Poll. */
+/** The watch, its options, Start From, `since` (ISO time, for a date) and Max Pages per Poll. */
 export function readSettings(context: IPollFunctions, properties: INodeProperties[]) {
 	const at = (...names: string[]) => ({
 		node: context.getNode(),
