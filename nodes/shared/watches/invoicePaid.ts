@@ -1,8 +1,7 @@
-// Invoice Paid (the ERP Trigger's facture.payee). The list has no payment date, so the watch keeps
-// the ids of invoices seen unpaid (`open`). Each poll reads the new invoices (one already paid is
-// reported at once), then, while some are open, both unpaid lists whole; an open invoice in neither
-// is read, reported if `payee`. An id leaves `open` only in a poll that reports it (which n8n
-// saves), or when the invoice is gone.
+// Invoice Paid (the ERP Trigger's facture.payee). The list has no payment date, so ids of invoices
+// seen unpaid are kept (`open`). A poll reads the new invoices (one already paid is reported now),
+// then, while some are open, both unpaid lists whole; an open invoice in neither is read, reported
+// if `payee`. An id leaves `open` only in a poll reporting it (n8n saves those) or once it is gone.
 import type { IDataObject } from 'n8n-workflow';
 
 import type { ErpContext } from '../transport';
