@@ -74,6 +74,15 @@ export function readQueryParameters(
 	return qs;
 }
 
+/** The "Search Text" filter (API filter q) of a list the API searches by text. */
+export const searchText = (description: string): INodeProperties => ({
+	displayName: 'Search Text',
+	name: 'q',
+	type: 'string',
+	default: '',
+	description,
+});
+
 /** Return All and, without it, Limit (at least 1). `limit` is undefined with Return All. */
 export function readReturnAll(ctx: IExecuteFunctions, itemIndex: number) {
 	const label = (name: string) => source(ctx, labelOf(returnAllAndLimit, name), itemIndex);
