@@ -1,6 +1,5 @@
-// "Add Decimal Amounts": the API gives money as whole cents (minor units) and the VAT rate in
-// basis points. For people who put an amount into a message or a sheet, the option adds each
-// one in currency units right after the API's integer, which stays as it is.
+// "Add Decimal Amounts": the API gives money in whole cents and the VAT rate in basis points; for
+// messages and sheets, the option adds each in currency units right after the API's integer (kept).
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { toBoolean } from '../../shared/validation';

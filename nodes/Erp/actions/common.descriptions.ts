@@ -1,5 +1,4 @@
-// Parameter descriptions shared by several operations: resource locators, list parameters, the
-// resources' Operation lists and collections of optional fields.
+// Parameter descriptions shared by several operations.
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
@@ -7,10 +6,7 @@ import type { IdKind } from '../../shared/validation';
 import { ID_PREFIXES, idPattern } from '../../shared/validation';
 import type { Operation } from './erp';
 
-/**
- * The resource locator of `kind` (parameter `<kind>Id`): a searchable list (`search<Kind>s` in
- * methods/index.ts), an ID and, for articles, a business reference.
- */
+/** Locator `<kind>Id`: a list (`search<Kind>s`, methods/index.ts), an ID, an article reference. */
 function locator(kind: IdKind, description: string): INodeProperties {
 	const displayName = kind[0].toUpperCase() + kind.slice(1);
 	const prefix = ID_PREFIXES[kind];
@@ -106,10 +102,7 @@ type OperationEntry = Pick<INodePropertyOptions, 'name' | 'description' | 'actio
 	operation: { properties: INodeProperties[]; prepare: Operation };
 };
 
-/**
- * A resource: its Operation list (the entries keyed by value) followed by every operation's own
- * parameters, each shown for its operation; and each operation's `prepare`, for the router.
- */
+/** A resource's Operation list (keyed by value), its operations' parameters and `prepare`s. */
 export function resource(
 	value: string,
 	defaultOperation: string,
@@ -158,6 +151,5 @@ export function collection(
 	};
 }
 
-/** An "Additional Fields" collection of these optional fields. */
 export const additionalFields = (options: INodeProperties[], description?: string) =>
 	collection(['Additional Fields', 'additionalFields', 'Add Field'], options, description);

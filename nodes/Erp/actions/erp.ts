@@ -13,7 +13,6 @@ import {
 	getRequestSettings,
 } from '../../shared/transport';
 
-/** What an operation returns for one input item: one record or a list of records. */
 export type OperationResult = IDataObject | IDataObject[];
 /** The request step of an operation, built once the item's parameters passed every check. */
 export type Prepared = () => Promise<OperationResult>;
@@ -39,10 +38,7 @@ export function erpFor(ctx: IExecuteFunctions, itemIndex: number) {
 	return {
 		itemIndex,
 		settings,
-		/**
-		 * Whether a request other than a GET was sent (or about to be) for the item, unless the
-		 * operation looks for what it wrote before writing (`looksFirst`, writeOnce.ts).
-		 */
+		/** Whether a non-GET was (or is about to be) sent, unless it `looksFirst` (writeOnce.ts). */
 		get wrote() {
 			return wrote && !looksFirst;
 		},

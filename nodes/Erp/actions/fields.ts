@@ -1,5 +1,4 @@
-// Reading parameters into checked values: the check of each field (FieldSpec), labelled with the
-// parameter's display name from the description, and the body or filters they make.
+// Parameters read into checked values (FieldSpec, labelled by display name): a body or filters.
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { IdKind, TextLimit, ValueSource } from '../../shared/validation';
@@ -15,7 +14,6 @@ import {
 } from '../../shared/validation';
 import { readLocator } from './locators';
 
-/** Whether `value` is a JSON object (not null, not an array). */
 export const isRecord = (value: unknown): value is IDataObject =>
 	typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -71,10 +69,7 @@ function checkField(src: ValueSource, spec: FieldSpec, value: unknown): unknown 
 	}
 }
 
-/**
- * `values` checked against `specs` (by parameter name), under the API's names; a name without a
- * spec is refused, not dropped. A locator gives its ID, or `{ reference, label }`.
- */
+/** `values` checked by `specs`, under API names; a name with no spec is refused, not dropped. */
 export function checkFields(
 	ctx: IExecuteFunctions,
 	itemIndex: number,

@@ -1,5 +1,4 @@
-// List operations (Get Many): their parameters (Return All / Limit, Filters, Options) and how
-// they are read: the filters checked, free Query Parameters, Return All / Limit and Page Size.
+// Get Many: the parameters (Return All / Limit, Filters, Options) and how they are read.
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { optionsCollection } from '../../shared/descriptions';
@@ -42,7 +41,6 @@ const listOptions = optionsCollection([
 	),
 ]);
 
-/** Start Date and End Date filters of the dated lists (API filters date_debut and date_fin). */
 const dateRangeFilters = [
 	dateField('End Date', 'date_fin', 'Last day included, YYYY-MM-DD (API filter date_fin)'),
 	dateField('Start Date', 'date_debut', 'First day included, YYYY-MM-DD (API filter date_debut)'),
@@ -50,8 +48,7 @@ const dateRangeFilters = [
 
 /**
  * The "Query Parameters" (`{ parameter: [{ name, value }] }`), checked: a name in `taken` (the
- * filters) or given twice is refused. The names the node sets itself depend on the credential:
- * `erpGetMany` checks them (its `free`).
+ * filters) or given twice is refused; `erpGetMany` (its `free`) checks the node's own names.
  */
 export function readQueryParameters(
 	ctx: IExecuteFunctions,
@@ -77,6 +74,15 @@ export function readQueryParameters(
 	return qs;
 }
 
+/** The "Search Text" filter (API filter q) of a list the API searches by text. */
+export const searchText = (description: string): INodeProperties => ({
+	displayName: 'Search Text',
+	name: 'q',
+	type: 'string',
+	default: '',
+	description,
+});
+
 /** Return All and, without it, Limit (at least 1). `limit` is undefined with Return All. */
 export function readReturnAll(ctx: IExecuteFunctions, itemIndex: number) {
 	const label = (name: string) => source(ctx, labelOf(returnAllAndLimit, name), itemIndex);
@@ -89,10 +95,7 @@ export function readReturnAll(ctx: IExecuteFunctions, itemIndex: number) {
 	return { returnAll, limit: toInteger(label('limit'), limit, { min: 1 }) };
 }
 
-/**
- * A Get Many operation of the list at `path`: Return All / Limit, its Filters (checked as `checks`
- * says; a dated list adds Start Date and End Date, in order), then Options.
- */
+/** Get Many of `path`: Return All / Limit, Filters (dated: then Start and End Date), Options. */
 export function listOperation(
 	path: string,
 	{
@@ -115,9 +118,8 @@ export function listOperation(
 	return {
 		properties,
 		prepare(this: IExecuteFunctions, itemIndex: number, erp: ItemErp): Prepared {
-			// Only nothing means "not set": an empty text, null or undefined, or a locator whose value
-			// is one of these. Any other value is checked, never dropped: a dropped filter would
-			// return the unfiltered list.
+			// Only nothing is "not set" (empty text, null, undefined, or a locator holding one); any
+			// other value is checked, never dropped: a dropped filter would return the unfiltered list.
 			const present: IDataObject = {};
 			for (const [key, value] of Object.entries(this.getNodeParameter('filters', itemIndex, {}))) {
 				const given = specs[key]?.kind === 'locator' && isLocatorValue(value) ? value.value : value;
@@ -135,8 +137,7 @@ export function listOperation(
 			const pageSize = isBlank(options.pageSize)
 				? undefined
 				: toInteger(pageSizeLabel, options.pageSize, { min: 1, max: MAX_PAGE_SIZE });
-			// The transport reads the credential once: it refuses a query parameter named as its list
-			// conventions name the cursor or the page size, then resolves the filters, then reads.
+			// The transport checks these against its cursor and page-size names before running `query`.
 			const free = { label: labelOf([listOptions], 'queryParameters'), values: extra };
 			// The filters as sent: an article given by reference resolved to its ID (a lookup each).
 			const query = async () => {

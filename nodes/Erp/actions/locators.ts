@@ -1,5 +1,4 @@
-// Resource locators: reading a locator parameter into an ID or an article reference, and
-// resolving article references to IDs when the request step runs.
+// Resource locators read into an ID or an article reference, resolved to an ID when sent.
 import type {
 	IExecuteFunctions,
 	INodeParameterResourceLocator,
@@ -50,7 +49,6 @@ export function getLocatorId(
 	return (getLocator(ctx, itemIndex, property, kind) as { id: string }).id;
 }
 
-/** The article whose reference is exactly `reference`, or undefined. */
 export async function findArticleByReference(erp: ItemErp, reference: string) {
 	return await erp.find('/articles', { reference }, (article) => article.reference === reference);
 }

@@ -1,5 +1,4 @@
-// The node's parameters: authentication, resource, each resource's operations and fields, and the
-// shared request options.
+// The node's parameters: authentication, the resources and their operations, request options.
 import type { INodeProperties } from 'n8n-workflow';
 
 import { authenticationDescription, requestOptionsDescription } from '../../shared/descriptions';
@@ -149,10 +148,8 @@ export const resources = {
 	}),
 };
 
-/**
- * Request Options, in two variants of one parameter name: with the idempotency key where a request
- * may create a record (POST), without it elsewhere; the rate-limit wait cap in both.
- */
+// Request Options, twice under one name: with the idempotency key for the operations that may
+// create a record (POST), without it elsewhere.
 const creates = ['create', 'findOrCreate', 'send'];
 
 export const properties: INodeProperties[] = [

@@ -1,5 +1,4 @@
-// The operations on one record that articles, clients and invoices share: Create, Get, Update and
-// Find or Create, each built from the resource's path, locator and fields.
+// Create, Get, Update and Find or Create, shared by articles, clients and invoices.
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { IdKind } from '../../shared/validation';
@@ -27,7 +26,6 @@ function locate(ctx: IExecuteFunctions, itemIndex: number, locator: INodePropert
 	};
 }
 
-/** Get: the record the locator names. */
 export function getOperation(kind: IdKind, locator: INodeProperties) {
 	return {
 		properties: [locator],

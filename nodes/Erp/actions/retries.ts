@@ -1,9 +1,8 @@
-// What n8n's Retry On Fail may send again, when it runs the node again over all its items (it threw,
-// or its first item failed). Every request already had the pack's own retries, so within one run of
-// the node: a write the ERP answered is not sent again (its answer is given again); an item that
-// failed on a 429, or on no answer or a 5xx after a write (it may have been applied), fails again
-// with the same error, saying so; every other item runs again. The memory is per run index, in a
-// WeakMap on n8n's node context of this execution (nothing is saved with the execution).
+// What n8n's Retry On Fail (the node run again over all items: it threw or its first item failed)
+// may send again. Each request already had the pack's own retries, so in one run of the node: a
+// write the ERP answered is not resent (its answer is given again); an item that failed on a 429,
+// or on no answer or a 5xx after a write (maybe applied), fails again with the same error, saying
+// so; every other item runs again. Kept per run index in a WeakMap on n8n's node context (unsaved).
 import type { IContextObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { erpErrorToJson } from '../../shared/transport';

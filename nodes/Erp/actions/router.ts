@@ -1,7 +1,6 @@
-// Runs the chosen operation over the input items in two passes: every item's parameters are read
-// and checked without any request (`prepare`), then the items' requests are sent, in order. So a
-// wrong value in any item stops the node before anything reaches the ERP (with Continue On Fail,
-// that item becomes a failed item, `failedItem`, and the others run).
+// Two passes over the input items: every item's parameters are read and checked (`prepare`, no
+// request), then the requests are sent in order, so a wrong value in any item stops the node before
+// anything reaches the ERP (with Continue On Fail, that item fails, `failedItem`; the others run).
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
@@ -65,12 +64,11 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 }
 
 /**
- * The item standing for failed input item `itemIndex`, by the node's Settings › On Error, as n8n's
- * own nodes do: Stop Workflow throws, naming the item; Continue (regular output) gives `{ error,
- * code, httpCode, description?, details? }`; Continue (using error output) gives `{ error:
- * { message, ... } }`, as the HTTP Request node does: the json every supported n8n (1.123.81,
- * 2.33.7, 2.41.1) moves to the error output with the input item's fields (`error` set on the item
- * would lose both).
+ * The item for failed input item `itemIndex`, by Settings › On Error, as n8n's own nodes do: Stop
+ * Workflow throws, naming the item; Continue (regular output) gives `{ error, code, httpCode,
+ * description?, details? }`; Continue (using error output) gives `{ error: { message, ... } }` as
+ * the HTTP Request node does: every supported n8n (1.123.81, 2.33.7, 2.41.1) moves that json to
+ * the error output with the input item's fields (`error` set on the item would lose both).
  */
 function failedItem(ctx: IExecuteFunctions, error: unknown, itemIndex: number): INodeExecutionData {
 	if (!ctx.continueOnFail()) {

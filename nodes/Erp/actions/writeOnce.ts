@@ -1,7 +1,6 @@
-// Writes that must happen once per business reference (an invoice per order, a settlement per
-// payment), whatever the ERP does with Idempotency-Key: the record already written is looked
-// for first, reading the whole list; two writes for one reference in this process run one
-// after the other; a reference already used for something else is a conflict error.
+// Writes done once per business reference (an invoice per order, a settlement per payment),
+// whatever the ERP does with Idempotency-Key: the whole list is read for the record first; two
+// writes for one reference in this process run in turn; a reference used otherwise is a conflict.
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
@@ -15,9 +14,8 @@ export type Difference = { field: string; message: string };
 const inFlight = new Map<string, Promise<unknown>>();
 
 /**
- * Runs `write` once every earlier write for the same ERP (the credential's base URL) and `key` in
- * this process has ended, so that the second of two executions for one order finds the record
- * the first wrote. Other processes (queue-mode workers) are not held.
+ * Runs `write` after earlier writes in this process (not queue-mode workers) for this ERP (the
+ * credential's base URL) and `key`, so a second execution for one order finds the first's record.
  */
 export async function oneAtATime<T>(
 	ctx: IExecuteFunctions,
@@ -70,9 +68,8 @@ export interface Lookup {
 }
 
 /**
- * The record written before when `lookup` finds it (every page read: the filters are a hint) and
- * nothing differs, else undefined. A record that differs is the error `reference_conflict`; a list
- * that is not there (404, 405, 501) is `no_list_to_check`, naming the option: never a silent write.
+ * The record written before if `lookup` finds it unchanged (every page read), else undefined.
+ * Changed: `reference_conflict`; no list (404/405/501): `no_list_to_check`, no unchecked write.
  */
 export async function findWritten(
 	ctx: IExecuteFunctions,

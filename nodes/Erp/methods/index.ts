@@ -1,7 +1,6 @@
-// What the editor loads from the API. The searchable lists of the resource locators: one page per
-// call, through the transport's list reader (a server that refuses the page size gets a smaller
-// one); the page's next_cursor is the pagination token, so the editor loads further pages as the
-// user scrolls. The category options of articles.
+// What the editor loads from the API: the articles' categories, and the locators' searchable lists,
+// a page per call through the transport's list reader (a server refusing the page size gets a
+// smaller one), next_cursor being the pagination token, so more pages load as the user scrolls.
 import type {
 	IDataObject,
 	ILoadOptionsFunctions,
@@ -47,10 +46,7 @@ const searchClients = searchByText(
 /** Pages read per call when filtering invoices, which the API cannot search by text. */
 const INVOICE_SCAN_PAGES = 5;
 
-/**
- * Invoices, in the order of the API; a filter is matched here against the number, the ID and the
- * external reference, reading at most a few pages per call and handing back the cursor to continue.
- */
+/** Invoices in API order; a filter is matched here on number, ID and external reference. */
 async function searchInvoices(
 	this: ILoadOptionsFunctions,
 	filter?: string,
@@ -82,9 +78,8 @@ async function searchInvoices(
 const CATEGORY_SCAN_LIMIT = 1000;
 
 /**
- * The API has no category list: categories are collected from the articles (`categorie` of each),
- * reading at most CATEGORY_SCAN_LIMIT articles. A category only used by later articles can still be
- * given by ID through an expression.
+ * The API has no category list: categories come from the `categorie` of at most CATEGORY_SCAN_LIMIT
+ * articles. One used only by later articles can still be given by ID through an expression.
  */
 async function getCategories(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const categories = new Map<string, string>();

@@ -1,6 +1,5 @@
-// API Request: any endpoint of the ERP API, with the node's transport (guards, pacing, retries,
-// error mapping, idempotency keys) and its list reading. The expert fallback for endpoints the
-// other resources do not cover, such as payroll slips (GET /paie/bulletins).
+// API Request, the expert fallback: any endpoint (e.g. payroll slips, GET /paie/bulletins) with the
+// node's transport (guards, pacing, retries, error mapping, idempotency keys) and list reading.
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { canonicalJson, deriveIdempotencyKey } from '../../../shared/transport';
@@ -94,9 +93,9 @@ const asItem = (value: unknown): IDataObject =>
 	isRecord(value) ? value : { data: value as IDataObject };
 
 /**
- * A path after the credential's Base URL (which ends in /v1): `/paie/bulletins` or `paie/bulletins`.
- * Refused: whatever could leave the Base URL (`.` and `..` segments also percent-encoded, which URL
- * parsers resolve like plain ones), a query string, spaces and control characters, a leading /v1.
+ * A path after the Base URL (ending in /v1), `/paie/bulletins` or `paie/bulletins`. Refused: a
+ * query, spaces, control characters, a leading /v1, and all that could leave the Base URL (`.` and
+ * `..` segments also percent-encoded, which URL parsers resolve like plain ones).
  */
 function toApiPath(src: ValueSource, value: unknown): string {
 	const text = toText(src, value, 'apiPath');
@@ -199,8 +198,7 @@ export function prepare(this: IExecuteFunctions, itemIndex: number, erp: ItemErp
 		if (max !== undefined && items.length >= max) return items.slice(0, max);
 		const next = list.nextCursor;
 		if (next === undefined) return items;
-		// The next pages, through the transport's list reader: same query, the cursor, and the page
-		// size given under Query Parameters (by its name in the credential's conventions), if any.
+		// The next pages: same query, the cursor, and any page size given under Query Parameters.
 		const pageSize = Number(qs[(await erp.lists()).pageSizeParam]) || undefined;
 		const rest = max === undefined ? undefined : max - items.length;
 		for await (const page of erp.paginate(path, qs, { cursor: next, pageSize, max: rest })) {

@@ -1,5 +1,4 @@
-// The article's writable fields: one parameter description and one check per API field. The
-// descriptions are in the editor's (alphabetical) order, that of Update Fields.
+// The article's writable fields and their checks, alphabetical as the editor shows Update Fields.
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { FieldCheck } from '../fields';

@@ -1,4 +1,4 @@
-import { listOperation } from '../lists';
+import { listOperation, searchText } from '../lists';
 import { articleChecks, articleFields } from './fields';
 
 export const { properties, prepare } = listOperation('/articles', {
@@ -8,13 +8,7 @@ export const { properties, prepare } = listOperation('/articles', {
 			...articleFields.reference,
 			description: 'Only the article with exactly this reference (API filter reference)',
 		},
-		{
-			displayName: 'Search Text',
-			name: 'q',
-			type: 'string',
-			default: '',
-			description: 'Text found in the designation or the reference (API filter q)',
-		},
+		searchText('Text found in the designation or the reference (API filter q)'),
 	],
 	// The reference filter is checked as the article's reference is (at most 100 characters).
 	checks: {

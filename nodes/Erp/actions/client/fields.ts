@@ -1,5 +1,4 @@
-// The client's writable fields: one parameter description and one check per API field. The
-// descriptions are in the editor's (alphabetical) order, that of Update Fields.
+// The client's writable fields and their checks, alphabetical as the editor shows Update Fields.
 import type { INodeProperties } from 'n8n-workflow';
 
 import { fieldSpecs } from '../fields';

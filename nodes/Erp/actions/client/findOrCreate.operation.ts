@@ -33,7 +33,6 @@ export const properties: INodeProperties[] = [
 
 export function prepare(this: IExecuteFunctions, itemIndex: number, erp: ItemErp): Prepared {
 	const body = create.read(this, itemIndex);
-	// The client whose email is the one given, compared without case.
 	const email = String(body.email).toLowerCase();
 	const find = async () =>
 		await erp.find(

@@ -148,10 +148,7 @@ function readDefinedLines(ctx: IExecuteFunctions, itemIndex: number): Line[] {
 	});
 }
 
-/**
- * The key used and its value among two synonymous keys (`a` when neither is given); both may be
- * given only with the same value.
- */
+/** The key used, and its value, of two synonyms (`a` if neither is given); both only if equal. */
 function either(line: IDataObject, a: string, b: string, at: (key: string) => ValueSource) {
 	const [va, vb] = [line[a], line[b]];
 	if (!isBlank(va) && !isBlank(vb) && String(va) !== String(vb)) {

@@ -7,7 +7,6 @@ import type { ItemErp } from '../erp';
 import type { Difference, Lookup } from '../writeOnce';
 import { findWritten, oneAtATime } from '../writeOnce';
 
-/** The option's label, as the messages name it. */
 const CHECK_OPTION = 'Options › Check for an Existing Invoice';
 
 /** An invoice's lines as compared: article, quantity and the unit price when one is given. */
@@ -27,9 +26,8 @@ function quantities(body: IDataObject): Map<string, number> {
 }
 
 /**
- * What differs between the invoice found and the one asked for: the client, the quantity of each
- * article, a unit price the order gives, the date the order gives. A price or a date the order
- * leaves to the ERP is not compared.
+ * What differs between the invoice found and the one asked for: client, quantity per article, and
+ * a unit price or the date only when the order gives one (one left to the ERP is not compared).
  */
 function invoiceDifferences(found: IDataObject, wanted: IDataObject): Difference[] {
 	const differences: Difference[] = [];
@@ -67,10 +65,7 @@ function invoiceDifferences(found: IDataObject, wanted: IDataObject): Difference
 	return differences;
 }
 
-/**
- * Issues the invoice `body` (which has `reference_externe`) unless one with that reference
- * exists: the same one is returned with `already_issued: true`, another one is a conflict error.
- */
+/** Issues the invoice `body` (which has `reference_externe`) once per reference (see header). */
 export async function issueOnce(
 	ctx: IExecuteFunctions,
 	erp: ItemErp,

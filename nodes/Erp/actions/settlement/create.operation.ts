@@ -1,7 +1,6 @@
-// Settlement › Record: no settlement twice. A settlement whose Reference is already recorded on
-// the invoice comes back (`already_recorded: true`) when it is the same payment, and a conflict
-// error names it otherwise; an invoice already paid in full gets no further settlement (an error,
-// or a skipped item by option). Nothing is posted in any of these cases.
+// Settlement › Record: no settlement twice. One whose Reference is already on the invoice comes
+// back (`already_recorded: true`) if it is the same payment, else a conflict error names it; an
+// invoice paid in full gets none (an error, or a skipped item by option). Nothing is posted then.
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { optionsCollection } from '../../../shared/descriptions';
@@ -13,7 +12,6 @@ import { getLocatorId } from '../locators';
 import type { Difference } from '../writeOnce';
 import { codedError, findWritten, oneAtATime } from '../writeOnce';
 
-/** The options' labels, as the messages name them. */
 const CHECK_OPTION = 'Options › Check for an Existing Settlement';
 const PAID_OPTION = 'Options › If the Invoice Is Paid in Full';
 
@@ -141,8 +139,6 @@ async function recordOnce(
 	ctx: IExecuteFunctions,
 	erp: ItemErp,
 	body: IDataObject,
-	// Look for a settlement with the same Reference on the invoice first; an invoice with nothing
-	// left to pay: stop with an error, or skip the item.
 	checks: { checkExisting: boolean; whenPaid: (typeof WHEN_PAID)[number] },
 ): Promise<IDataObject> {
 	const factureId = String(body.facture_id);
