@@ -14,11 +14,9 @@ import { idText, isSelected } from './events';
 import type { NodeMemory } from './memory';
 
 /** The events a list can show, each with the watch that derives it from the ERP's lists. */
-export const CATCH_UP_WATCHES: Readonly<Record<string, Watch>> = {
-	'vente.creee': WATCHES.invoice,
-	'facture.payee': WATCHES.invoicePaid,
-	'stock.bas': WATCHES.lowStock,
-};
+export const CATCH_UP_WATCHES: Readonly<Record<string, Watch>> = Object.fromEntries(
+	[WATCHES.invoice, WATCHES.invoicePaid, WATCHES.lowStock].map((watch) => [watch.type, watch]),
+);
 
 /** Whether events of `type` can be caught up from a list (and so need an identity). */
 export const isCaughtUp = (type: string) =>
