@@ -1,12 +1,8 @@
-// Catch-up: the events the webhook missed, read from the ERP's lists with the ERP Polling
-// Trigger's watches, each run once (ranEvents.ts), after each registration check.
-//
-// Saved in the node's static data under `catchUp`, per event type (WatchPosition). The first time,
-// each watch starts from now. Then each check emits every new event whose identity has not run
-// yet, except records younger than GRACE_SECONDS, which may still come by webhook: the position
-// stops before the first of them. A restart may read some records again; their events are in the
-// saved memory of events that ran. A failure leaves that type's position where it was. With
-// catch-up off, the state and that memory are dropped: turned on again, it starts from now.
+// Catch-up, after each registration check: the events the webhook missed, read from the ERP's
+// lists with the ERP Polling Trigger's watches, each run once (ranEvents.ts). Per event type, a
+// position in the static data (WatchPosition). A restart may read records again: their events are
+// in the saved memory of events that ran. A failure leaves that type's position as it was.
+// Catch-up off drops the state and that memory: turned on again, it starts from now.
 import type { IDataObject, ITriggerFunctions } from 'n8n-workflow';
 
 import { createdAt, readSince } from '../shared/watches';
@@ -41,11 +37,7 @@ interface WatchPosition {
 
 const seconds = (ms: number) => Math.floor(ms / 1000);
 
-/**
- * The records old enough to be caught up (those before the first younger than the grace), and
- * `readTo` for a read of the rest of the list begun at `startedMs` (unknown when a record left for
- * the next check has no time).
- */
+/** Records before the first younger than the grace; `readTo` unknown if one left has no time. */
 function settled(
 	watch: Watch,
 	records: IDataObject[],
@@ -75,10 +67,7 @@ const positionsIn = (data: IDataObject) =>
 const typesOf = (context: ITriggerFunctions) =>
 	caughtUpEvents(normalizeEvents(context.getNodeParameter('events', [])));
 
-/**
- * At activation and start (n8n saves the static data after): each selected event type with no
- * saved position starts from now. A failure fails the activation.
- */
+/** At activation and start: a type with no position starts from now; a failure fails activation. */
 export async function startCatchUp(context: ITriggerFunctions): Promise<void> {
 	const data = context.getWorkflowStaticData('node');
 	const positions = positionsIn(data);

@@ -1,7 +1,6 @@
-// The credential read of a delivery, shared by the deliveries that wait for it together (in n8n
-// 2.41 a read was a third of a burst's isolates, bench P8). Deliveries that arrive while a read is
-// under way share the next read, which begins when that one ends: each is checked with the
-// credential as saved when it arrived or later, and every check still runs per delivery.
+// Deliveries waiting together share one credential read (in n8n 2.41 a read was a third of a
+// burst's isolates, bench P8). Those arriving while a read is under way share the next, begun when
+// it ends: each is checked, one by one, with the credential as saved at its arrival or later.
 import type { ICredentialDataDecryptedObject, IWebhookFunctions } from 'n8n-workflow';
 
 import type { CredentialRead } from '../shared/transport';
@@ -11,10 +10,7 @@ type Read = Promise<ICredentialDataDecryptedObject>;
 
 const ignore = () => undefined;
 
-/**
- * For `getGuardedCredentials`: `read()` of this delivery's credential, or a read that begins after
- * this call and serves every delivery to the same node and credential that arrived meanwhile.
- */
+/** For `getGuardedCredentials`: the read shared by deliveries to this node, mode and credential. */
 export const sharedReads =
 	(context: IWebhookFunctions, memory: NodeMemory): CredentialRead =>
 	async (type, read) => {

@@ -1,5 +1,4 @@
-// webhook()'s last two steps: what becomes of an accepted delivery, and the answer. Each event runs
-// once, whether it came by webhook, by catch-up, or both:
+// webhook()'s last two steps: an accepted delivery's run, and the answer. Each event runs once:
 // - Catch Up Missed Events off: one run, `webhook()`'s own.
 // - The trigger runs in this process (`live`): an event whose identity already ran is answered 200
 //   and starts nothing; otherwise its identity is recorded in the trigger's static data and the
@@ -20,7 +19,7 @@ export interface Refusal {
 	retryAfter?: number;
 }
 
-/** Answers the request with a status and a small JSON body, and starts no execution. */
+/** Answers with the status and JSON body; no workflow data is returned, so no execution starts. */
 export function answer(context: IWebhookFunctions, refusal: Refusal): IWebhookResponseData {
 	const res = context.getResponseObject();
 	if (refusal.retryAfter !== undefined) res.setHeader('Retry-After', String(refusal.retryAfter));
@@ -31,7 +30,6 @@ export function answer(context: IWebhookFunctions, refusal: Refusal): IWebhookRe
 /** Delivery headers never copied into the output item. */
 const HIDDEN_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'x-api-key']);
 
-/** Logs a warning of this kind once per process, naming the workflow and node. */
 function warnOnce(context: IWebhookFunctions, memory: NodeMemory, kind: string, message: string) {
 	if (memory.warned.has(kind)) return;
 	memory.warned.add(kind);
@@ -72,7 +70,6 @@ function deliverOnce(
 			`a delivery was received by an n8n process that does not run this workflow's triggers (a queue-mode webhook processor, or n8n still starting), so Catch Up Missed Events cannot see it and may run that event again. Where webhook processors receive the deliveries, turn Catch Up Missed Events off.`,
 		);
 	}
-	// Without the trigger in this process, the identity is checked and recorded in memory only.
 	if (identity !== undefined && !firstRun(memory, identity, live?.saved())) {
 		return answer(context, { status: 200, body: { received: true, ignored: 'already_run' } });
 	}

@@ -1,7 +1,6 @@
 // What a trigger node remembers in this n8n process: one NodeMemory per node (by workflow and node
 // id) in one TriggerMemory per process, the triggers' only module-level state. A restart empties
-// it; what must survive one is in the node's static data. n8n builds the nodes with no argument,
-// so they use `processMemory`; a test passes its own TriggerMemory, as a new process would.
+// it; what must survive one is in static data. A test passes its own, as a new process would.
 import type {
 	FunctionsBase,
 	IDataObject,
@@ -69,7 +68,6 @@ export const DEFAULT_LIMITS: Omit<MemoryLimits, 'since'> = {
 	maxRanEvents: 10_000,
 };
 
-/** Every trigger node's memory in one n8n process. */
 export class TriggerMemory {
 	readonly limits: MemoryLimits;
 
@@ -79,7 +77,6 @@ export class TriggerMemory {
 		this.limits = { since: Math.floor(Date.now() / 1000), ...DEFAULT_LIMITS, ...limits };
 	}
 
-	/** The memory of the node with this key, begun empty. */
 	node(key: string): NodeMemory {
 		let memory = this.nodes.get(key);
 		if (memory === undefined) {
@@ -105,5 +102,5 @@ export class TriggerMemory {
 	}
 }
 
-/** This n8n process's memory, begun when n8n loads the nodes. */
+/** The memory of n8n's nodes (built with no argument), begun when n8n loads them. */
 export const processMemory = new TriggerMemory();

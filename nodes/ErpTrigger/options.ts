@@ -11,7 +11,6 @@ import type { ValueSource } from '../shared/validation';
 import { invalid, labelOf, show, toInteger } from '../shared/validation';
 
 const DEFAULT_TOLERANCE_SECONDS = 300;
-/** How often, in minutes, a published trigger checks its registration (one request per check). */
 const DEFAULT_CHECK_MINUTES = 15;
 
 export const optionsDescription = optionsCollection([

@@ -1,11 +1,9 @@
-// Each event runs once, whether it came by webhook, by catch-up, or both (docs/api-contract.md).
-// Its identity: its type and a key in its data (the invoice's or stock movement's id), found in a
-// delivery at the credential's Event Identity Paths, in a list-derived item as its `id`.
-// The identities that ran are kept in the node's static data (saved with each run) and in the
-// process memory, for a delivery received where the trigger does not run, at most `maxRanEvents`
-// each. The saved ones are trimmed at each catch-up to what can still be needed: `ranEvents`, the
-// delivered events, while a catch-up may still read their record; `ranCaughtUp`, the caught-up
-// events, CAUGHT_UP_KEEP_SECONDS, for a sender's late retry.
+// Each event runs once, by webhook, catch-up or both (docs/api-contract.md). Its identity: its type
+// and a key in its data (the invoice's or stock movement's id), in a delivery at the credential's
+// Event Identity Paths, in a list-derived item its `id`. Those that ran are kept (`maxRanEvents` at
+// most) in the static data, saved with each run, and in the process memory, for a delivery received
+// where the trigger does not run. Each catch-up trims the saved ones: `ranEvents` (delivered) while
+// a catch-up may still read their record; `ranCaughtUp` CAUGHT_UP_KEEP_SECONDS, for late retries.
 import type { IDataObject } from 'n8n-workflow';
 
 import type { EventConventions } from '../shared/conventions';
@@ -16,11 +14,9 @@ import { idText, isSelected } from './events';
 import type { NodeMemory } from './memory';
 
 /** The events a list can show, each with the watch that derives it from the ERP's lists. */
-export const CATCH_UP_WATCHES: Readonly<Record<string, Watch>> = {
-	'vente.creee': WATCHES.invoice,
-	'facture.payee': WATCHES.invoicePaid,
-	'stock.bas': WATCHES.lowStock,
-};
+export const CATCH_UP_WATCHES: Readonly<Record<string, Watch>> = Object.fromEntries(
+	[WATCHES.invoice, WATCHES.invoicePaid, WATCHES.lowStock].map((watch) => [watch.type, watch]),
+);
 
 /** Whether events of `type` can be caught up from a list (and so need an identity). */
 export const isCaughtUp = (type: string) =>
@@ -44,7 +40,6 @@ export function deliveryIdentity(type: string, data: unknown, conventions: Event
 	return path === undefined ? undefined : identityOf(type, valueAt(data, path));
 }
 
-/** A list-derived item's identity: its type and its id (the invoice's or the movement's). */
 export const itemIdentity = (item: IDataObject) => identityOf(String(item.type), item.id);
 
 /** The static data keys (node scope), each identity -> the Unix second it ran. */
@@ -72,11 +67,7 @@ function savedMemory(saved: IDataObject, key: string): Record<string, number> {
 const has = (memory: Record<string, number>, identity: string) =>
 	Object.prototype.hasOwnProperty.call(memory, identity);
 
-/**
- * Whether `identity` runs now: false when it already ran (in this process, or in `saved`, the
- * trigger's static data); otherwise it is recorded in both (as caught up when `caughtUp`). Check
- * and record are one synchronous step.
- */
+/** False if `identity` ran in this process or `saved`; else records it in both, synchronously. */
 export function firstRun(
 	memory: NodeMemory,
 	identity: string,
@@ -131,9 +122,9 @@ function forgetWhere(
 }
 
 /**
- * Forgets in `saved` what no catch-up and no sender can bring again: a delivered event that ran
- * before `readTo(type)` - CLOCK_MARGIN_SECONDS (the Unix second up to which its type's list was
- * read whole), a caught-up event after CAUGHT_UP_KEEP_SECONDS.
+ * Forgets in `saved` what no catch-up or sender can bring again: delivered events run before
+ * `readTo(type)` (the Unix second its list was read whole to) - CLOCK_MARGIN_SECONDS, caught-up
+ * ones after CAUGHT_UP_KEEP_SECONDS.
  */
 export function forgetUnneeded(
 	memory: NodeMemory,

@@ -1,9 +1,8 @@
-// Replay protection: a replayed delivery never starts a run. Check and record are one synchronous
-// step on the node's memory in this process (not the static data: n8n 2.41 does not save it from
-// a live webhook). Remembered: every delivery id signed inside the tolerance, never dropped to
-// make room (at `maxLive`, new deliveries are refused for now), and the newest `maxRetired` older
-// ones, for a sender's genuine retry. A restart empties the memory, so a delivery signed before it
-// began (`since`) is refused with a retryable status (docs/reliability.md).
+// Replay protection: a replayed delivery never starts a run. Kept in the node's memory in this
+// process (not the static data: n8n 2.41 does not save it from a live webhook): every delivery id
+// signed inside the tolerance, never dropped to make room (at `maxLive`, new ones are refused for
+// now), and the newest `maxRetired` older ones, for a sender's genuine retry. A restart empties
+// it: one signed before it began (`since`) gets a retryable refusal (docs/reliability.md).
 import type { NodeMemory } from './memory';
 
 /** `full`: `maxLive` deliveries held; `beforeMemory`: signed before it began (nothing recorded). */

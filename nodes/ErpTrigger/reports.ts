@@ -1,7 +1,6 @@
-// What the trigger's background work reports, never silently: a restored registration (at
-// activation and start, or by a scheduled check) is logged as a warning and reported in the next
-// item the trigger emits (`registration`); a failed scheduled job is logged as an error and saved
-// as a failed execution where n8n offers it.
+// The trigger's background work, never silent: a restored registration (at activation, start or a
+// scheduled check) is logged as a warning and reported in the next item emitted (`registration`);
+// a failed scheduled job is logged as an error and saved as a failed execution where n8n offers it.
 import type { IDataObject, IHookFunctions, ITriggerFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
@@ -15,7 +14,6 @@ const REASONS: Record<LostReason, string> = {
 	noSecret: 'this trigger held no secret for it',
 };
 
-/** Logs a restore and keeps its note in the node's memory for the next item. */
 export function reportRestore(
 	context: IHookFunctions | ITriggerFunctions,
 	memory: NodeMemory,

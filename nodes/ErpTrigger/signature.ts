@@ -1,9 +1,8 @@
 // Signature checks of webhook deliveries: one pure function per scheme (no context, clock or I/O);
 // `verifySignature` picks the credential's scheme (Custom API Conventions).
-// - Standard Webhooks (https://www.standardwebhooks.com), the contract's default: headers
-//   `webhook-id`, `webhook-timestamp` (Unix seconds) and `webhook-signature` (space-separated
-//   `v1,<base64>` entries), HMAC-SHA256 of `<id>.<timestamp>.<raw body>` keyed with the
-//   base64-decoded secret after `whsec_`.
+// - Standard Webhooks (https://www.standardwebhooks.com), the contract's default: `webhook-id`,
+//   `webhook-timestamp` (Unix seconds), `webhook-signature` (space-separated `v1,<base64>`);
+//   HMAC-SHA256 of `<id>.<timestamp>.<raw body>`, keyed with the base64 after `whsec_`, decoded.
 // - HMAC of the body in one header (GitHub, Shopify, WooCommerce style): `<prefix><digest>`, the
 //   hex or base64 digest of the raw body (of `<timestamp>.<raw body>` with a timestamp header),
 //   keyed with the secret's text. It signs no id: the event reader takes it from the body.
@@ -54,7 +53,7 @@ export type VerifyWebhookResult = { ok: true; id?: string; timestamp?: number } 
 
 const fail = (reason: VerifyFailureReason): Failure => ({ ok: false, reason });
 
-/** The HMAC key of a secret, or undefined when the secret is not (`whsec_` +) canonical, non-empty base64. */
+/** The HMAC key of a secret; undefined unless it is (`whsec_` +) canonical, non-empty base64. */
 export function decodeWebhookSecret(secret: string): Buffer | undefined {
 	if (typeof secret !== 'string') return undefined;
 	const encoded = secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret;
@@ -65,11 +64,7 @@ export function decodeWebhookSecret(secret: string): Buffer | undefined {
 	return key;
 }
 
-/**
- * What both schemes check first: a usable secret, a body, then the `wanted` headers (lower case)
- * in order; a duplicate (a name seen twice in any case, or several values) before a missing one,
- * then a value longer than its `maxLengths` entry.
- */
+/** Both schemes check first: secret, body, `wanted` (lower case) duplicated, missing, too long. */
 function signedParts(
 	input: VerifyWebhookInput,
 	usableSecret: boolean,
@@ -171,7 +166,6 @@ export function verifyBodyHmac(
 	return matches(token, expected) ? { ok: true, timestamp } : fail('no_matching_signature');
 }
 
-/** Whether deliveries can be checked with this secret under this scheme. */
 export function isUsableSecret(scheme: SignatureScheme, secret: unknown): boolean {
 	if (typeof secret !== 'string') return false;
 	return scheme.kind === 'standardWebhooks'
@@ -179,7 +173,6 @@ export function isUsableSecret(scheme: SignatureScheme, secret: unknown): boolea
 		: secret.trim() !== '';
 }
 
-/** Checks one delivery with the credential's scheme. */
 export function verifySignature(
 	scheme: SignatureScheme,
 	input: VerifyWebhookInput,

@@ -1,12 +1,8 @@
-// The ERP Trigger's `trigger()`, run at every activation and start, and in a test run.
-//
-// While published, it schedules (`registerCron`) the registration check (if the ERP no longer
-// holds it active, with this URL, these events and a secret we hold, register again), then the
-// catch-up (catchUp.ts). It also puts itself in the node's memory (`live`): `webhook()` hands
-// accepted deliveries to its `emit`, since n8n saves static data when a trigger emits, never what
-// `webhook()` writes.
-//
-// A test run: n8n runs `webhook()` on the test URL, then this `trigger()` in manual mode instead
+// The ERP Trigger's `trigger()`, run at every activation and start, and in a test run. While
+// published, it schedules (`registerCron`) the registration check, then the catch-up (catchUp.ts),
+// and puts itself in the node's memory (`live`): `webhook()` hands accepted deliveries to its
+// `emit`, since n8n saves static data when a trigger emits, never what `webhook()` writes.
+// In a test run n8n runs `webhook()` on the test URL, then this `trigger()` in manual mode instead
 // of passing on what `webhook()` returned (WorkflowExecute.runNode, 1.123.81 to 2.41.x), so
 // `webhook()` leaves the test delivery in the memory (`testDelivery`) for the manual trigger.
 import type { IDataObject, ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
@@ -41,10 +37,7 @@ function manualResponse(context: ITriggerFunctions, memory: NodeMemory): ITrigge
 	};
 }
 
-/**
- * The scheduled registration check: false, checking nothing, while n8n's checkExists and create
- * run (`registering`). Never throws: a failure is reported and the next check tries again.
- */
+/** The scheduled check: false (none run) while `registering`; reports a failure, never throws. */
 async function checkRegistration(context: ITriggerFunctions, memory: NodeMemory): Promise<boolean> {
 	if (memory.registering) return false;
 	const check = async () => {
@@ -103,10 +96,9 @@ export async function runTrigger(
 				'At the first activation, Catch Up Missed Events reads each list it watches to its end. Check that the ERP is reachable and that the credential may read those lists, or turn Catch Up Missed Events off (Options).',
 		});
 	}
-	// n8n 2.41 runs checkExists and create at the same time as this. So the first check is at the
-	// first tick, then every `checkMinutes` (a tick each minute: cron has no "every N minutes"), the
-	// catch-up right after it; a check put off while n8n's create runs comes at the next tick. A
-	// tick due while the last one's work runs is skipped.
+	// n8n 2.41 runs checkExists and create alongside this: the first check is at the first tick, then
+	// every `checkMinutes` (cron ticks each minute: it has no "every N minutes"), the catch-up after
+	// each. One put off while create runs comes next tick; a tick while work runs is skipped.
 	let ticks = 0;
 	let putOff = false;
 	let running = false;

@@ -1,6 +1,6 @@
-// The ERP Trigger's `webhook()`, in five steps: check the signature, read the event, refuse a
-// replay (and remember the delivery), hand it over to a run, answer. A step that refuses returns a
-// Refusal, answered without a run.
+// The ERP Trigger's `webhook()` (`receive`, below), in five steps: check the signature, read the
+// event, refuse a replay (and remember the delivery), hand it over to a run, answer. A step that
+// refuses returns a Refusal, answered without a run.
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import type { ApiConventions } from '../shared/conventions';
@@ -15,7 +15,6 @@ import { checkAndRecord } from './replay';
 import { verifySignature, type WebhookHeaders } from './signature';
 import { isManual, resolveVerification } from './webhookLifecycle';
 
-/** A delivery whose signature was verified. */
 export interface Signed {
 	conventions: ApiConventions;
 	headers: WebhookHeaders;
@@ -27,10 +26,7 @@ export interface Signed {
 
 const refused = (status: number, body: IDataObject): Refusal => ({ status, body });
 
-/**
- * Step 1: the signature, checked with the registration's secret (the credential's in manual mode),
- * then with the one a scheduled check restored in this process (n8n has not saved it yet).
- */
+/** Step 1: the signature, checked with the secrets `resolveVerification` gives, in order. */
 export async function checkSignature(
 	context: IWebhookFunctions,
 	memory: NodeMemory,
@@ -86,8 +82,6 @@ export function readDelivery(
 	if (typeof body !== 'object' || body === null || Array.isArray(body)) {
 		return malformed('The body is not an ERP event');
 	}
-	// Where the credential's conventions say: the type at `typePath` (or in `typeHeader`), the id
-	// at `idPath`, the data at `dataPath`.
 	const { event: conventions } = signed.conventions;
 	let type: unknown;
 	if (conventions.typeHeader !== undefined) {
@@ -126,10 +120,7 @@ export function readDelivery(
 	return { item, deliveryId };
 }
 
-/**
- * Step 3: refuses a delivery already accepted, else remembers it (replay.ts), in one synchronous
- * step. Without a signed timestamp, a delivery is remembered from its arrival.
- */
+/** Step 3: refuses a replay, else remembers it (replay.ts), from arrival if no signed time. */
 export function refuseReplay(
 	memory: NodeMemory,
 	delivery: { id: string; signedAt?: number },
@@ -159,7 +150,6 @@ export function refuseReplay(
 	}
 }
 
-/** The ERP Trigger's `webhook()`: the five steps, in order. */
 export async function receive(
 	context: IWebhookFunctions,
 	memory: NodeMemory,

@@ -1,8 +1,8 @@
-// Registration of the trigger's URL with the ERP (`/webhooks`), kept in the node's static data:
-// n8n's webhook methods, and the same steps for the scheduled checks (triggerRun.ts). A
-// registration for another URL is never deleted from here: n8n runs these methods for the editor's
-// test URL with the production static data. Manual mode registers nothing: the secret is the
-// credential's Webhook Secret, and activation fails without one.
+// Registration of the trigger's URL in the ERP (`/webhooks`), kept in the node's static data: n8n's
+// webhook methods, and the same steps for scheduled checks (triggerRun.ts). Another URL's
+// registration is never deleted here: n8n runs these methods for the editor's test URL with the
+// production static data. Manual mode registers nothing (the secret is the credential's Webhook
+// Secret; activation fails without it).
 import { randomUUID } from 'crypto';
 import type {
 	IDataObject,
@@ -62,9 +62,8 @@ export function selectedEvents(context: LifecycleContext): string[] {
 }
 
 /**
- * What deliveries are verified with: the credential's conventions; the secret (the registration's,
- * or the credential's in manual mode; undefined when not usable); `restoredSecret`, a scheduled
- * check's restored one when it differs. `through`: how the credential is read (credentialRead.ts).
+ * For verifying deliveries: the conventions, the usable secret (the registration's; in manual mode
+ * the credential's), a scheduled check's restored one if it differs. `through`: credentialRead.ts.
  */
 export async function resolveVerification(
 	context: TriggerContext,
@@ -116,10 +115,7 @@ async function dropRegistration(context: LifecycleContext): Promise<void> {
 /** What the check found: `ok`, `none` stored, or why the stored one was lost (then forgotten). */
 export type RegistrationState = 'ok' | 'none' | LostReason;
 
-/**
- * GET /webhooks/:id: whether the stored registration is active, has `url` and exactly `events`,
- * and we hold its secret. If not, it is forgotten (and deleted when it has our URL).
- */
+/** GET /webhooks/:id: the stored one's state; unless `ok`, forgotten (deleted if it has `url`). */
 export async function inspectRegistration(
 	context: LifecycleContext,
 	url: string,
@@ -167,9 +163,8 @@ export async function deleteOrphans(context: LifecycleContext, url: string): Pro
 }
 
 /**
- * n8n's checkExists; why the registration was lost is kept for the `create` after it. A scheduled
- * check under way finishes first, and none starts until that `create` is done (`registering`):
- * both at once would each find the registration gone and register one.
+ * n8n's checkExists; why the registration was lost is kept for the `create` after it. No scheduled
+ * check overlaps it or that `create` (`registering`): each would find it gone and register one.
  */
 export async function checkExists(context: IHookFunctions, memory: NodeMemory): Promise<boolean> {
 	readOptions(context); // a bad option fails the activation, naming it
@@ -181,8 +176,7 @@ export async function checkExists(context: IHookFunctions, memory: NodeMemory): 
 		const url = context.getNodeWebhookUrl('default') as string;
 		const state = await inspectRegistration(context, url, selectedEvents(context));
 		if (state === 'ok') return true;
-		// Not for the editor's test URL (activation `manual`): n8n runs these methods for it with the
-		// production static data, whose registration is then only "another URL".
+		// Not for the editor's test URL (activation `manual`), whose registration is "another URL".
 		const forTestUrl = context.getActivationMode() === 'manual';
 		memory.lostAtCheck = state === 'none' || forTestUrl ? undefined : state;
 		await deleteOrphans(context, url);
