@@ -37,7 +37,11 @@ function manualResponse(context: ITriggerFunctions, memory: NodeMemory): ITrigge
 	};
 }
 
-/** The scheduled check: false (none run) while `registering`; reports a failure, never throws. */
+/**
+ * The scheduled check: registers again unless the ERP holds the registration active, with this URL,
+ * these events and a secret we hold. False (nothing checked) while n8n's create runs (`registering`);
+ * a failure is reported, never thrown: the next check tries again.
+ */
 async function checkRegistration(context: ITriggerFunctions, memory: NodeMemory): Promise<boolean> {
 	if (memory.registering) return false;
 	const check = async () => {
