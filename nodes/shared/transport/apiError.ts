@@ -55,11 +55,8 @@ function readDetails(value: unknown, text: TextReader): ErpApiErrorDetail[] | un
 	return details.length ? details : undefined;
 }
 
-/**
- * Reads `{error: {code, message, details}}` (docs/api-contract.md), and also a bare `message`, an
- * `error` string (OAuth style, with `error_description`), an `errors` array or a non-JSON body.
- * Every text is scrubbed of `secrets` (and of anything that looks like one).
- */
+// Reads `{error: {code, message, details}}` (docs/api-contract.md), also a bare `message`, an OAuth
+// `error` string (with `error_description`), an `errors` array or a non-JSON body; all scrubbed.
 export function readApiError(
 	body: unknown,
 	secrets: readonly string[] = [],
@@ -135,10 +132,7 @@ export function apiErrorFacts(error: unknown): Readonly<ErpErrorFacts> | undefin
 	return undefined;
 }
 
-/**
- * The JSON for an error item (continueOnFail): `{ message, code, httpCode, details?, description? }`.
- * Works for any error; `code` and `httpCode` are null when the error did not come from the API.
- */
+/** An error item's JSON (continueOnFail), any error: `code`, `httpCode` null if not the API's. */
 export function erpErrorToJson(error: unknown): IDataObject {
 	const record = (error ?? {}) as { message?: unknown };
 	const facts = apiErrorFacts(error);

@@ -1,9 +1,8 @@
-// One attempt: what it sends (URL, headers, a POST's Idempotency-Key, timeout, TLS minimum) through
-// n8n's helper in its turn, and what happened: an HTTP answer (also one n8n threw), a network
-// failure, or a failure no retry can help, for the attempt loop (request.ts). The automatic
-// Idempotency-Key is derived from what the request is (workflow, node, method, path, body), never
-// from the execution, so that Retry On Fail and a re-run send the same key and the server replays
-// the first answer.
+// One attempt, in its turn (pacer.ts): what it sends through n8n's helper (URL, headers, a POST's
+// Idempotency-Key, timeout, TLS minimum) and, for request.ts, what came of it: an HTTP answer (also
+// one n8n threw), a network failure, or a failure no retry can help. The automatic Idempotency-Key
+// comes from the request (workflow, node, method, path, body), never the execution, so Retry On
+// Fail and a re-run send the same key and the server replays the first answer.
 import { createHash } from 'crypto';
 import type { IDataObject, IHttpRequestOptions, INode } from 'n8n-workflow';
 
@@ -30,7 +29,6 @@ export function canonicalJson(value: unknown): string {
 	return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`).join(',')}}`;
 }
 
-/** `n8n-` followed by the SHA-256 (hex) of the request's identity. */
 export function deriveIdempotencyKey(input: {
 	workflowId: string;
 	nodeName: string;
@@ -43,10 +41,7 @@ export function deriveIdempotencyKey(input: {
 	return `n8n-${createHash('sha256').update(identity).digest('hex')}`;
 }
 
-/**
- * The key to send (undefined: none). The request's own choice wins (a string, or false for none);
- * else the setting: 'auto' (default) derives one, 'off' sends none, any other string is the key.
- */
+/** Key to send (undefined: none): the request's (false: none), else the setting's (settings.ts). */
 export function resolveIdempotencyKey(
 	requestChoice: string | false | undefined,
 	setting: string | undefined,
@@ -105,7 +100,6 @@ export function httpOptions(
 type Chain = ReturnType<typeof errorChain>;
 type HttpAnswer = { status: number; headers: IDataObject; body: unknown };
 
-/** The HTTP answer a failed call's error carries, if any. */
 export function answerFromError(chain: Chain): HttpAnswer | undefined {
 	for (const entry of chain) {
 		const response = entry.response as { status?: unknown; headers?: IDataObject; data?: unknown };
@@ -128,10 +122,7 @@ export function answerFromError(chain: Chain): HttpAnswer | undefined {
 const NETWORK_CODE_IN_TEXT =
 	/\b(ECONNRESET|ECONNREFUSED|ETIMEDOUT|ECONNABORTED|ESOCKETTIMEDOUT|EPIPE|EAI_AGAIN|ENOTFOUND|EHOSTUNREACH|ENETUNREACH)\b/;
 
-/**
- * An entry's codes: `code`, and NodeApiError's `httpCode`, where n8n keeps the wrapped error's code
- * (n8n ~1.99 to 2.33 lose the wrapped error itself, so "ECONNRESET" there is all that is left).
- */
+/** `code` and NodeApiError's `httpCode`: the wrapped error's code (n8n ~1.99-2.33 keep no more). */
 function codesOf(entry: Record<string, unknown>): string[] {
 	return [entry.code, entry.httpCode].filter((c): c is string => typeof c === 'string');
 }
@@ -159,11 +150,9 @@ export function networkCodeFromError(chain: Chain): string | undefined {
 	return undefined;
 }
 
-/**
- * The error of a failure no retry can help, else undefined: the OAuth2 credential must be
- * reconnected (its refresh token refused) or was never connected, or the server offers no TLS 1.3
- * (../tls.ts; OpenSSL reports the server's protocol_version alert or a version it refuses).
- */
+// A failure no retry can help, as an error (else undefined): the OAuth2 credential must be
+// reconnected (refresh token refused) or was never connected, or the server offers no TLS 1.3
+// (../tls.ts; OpenSSL reports the server's protocol_version alert or a version it refuses).
 function fatalError(chain: Chain, node: INode, host: string, itemIndex?: number) {
 	const message = (entry: Chain[number]) =>
 		typeof entry.message === 'string' ? entry.message : '';

@@ -10,7 +10,7 @@ import { paceKey } from './pacer';
 import { authenticationOf } from './settings';
 import type { ErpContext, ErpCredentialType } from './settings';
 
-/** How the credential is read: n8n's `getCredentials` unless a caller shares reads (the trigger). */
+/** How the credential is read: n8n's `getCredentials` unless a caller shares reads (trigger). */
 export type CredentialRead = (
 	credentialType: ErpCredentialType,
 	read: () => Promise<ICredentialDataDecryptedObject>,
@@ -19,11 +19,8 @@ export type CredentialRead = (
 const credentialTypeOf = (authentication: 'apiKey' | 'oAuth2'): ErpCredentialType =>
 	authentication === 'oAuth2' ? 'erpOAuth2Api' : 'erpApi';
 
-/**
- * The node's ERP credential after the guards (key prefix vs environment, https, /v1), for code that
- * needs its fields without sending a request. Throws NodeOperationError naming the problem, never
- * the key. The guards run on every call, also on a read shared through `through`.
- */
+// The guarded ERP credential (key prefix vs environment, https, /v1; on every call, also on a read
+// shared `through`), for code sending no request. Throws naming the problem, never the key.
 export async function getGuardedCredentials(
 	context: ErpContext,
 	itemIndex?: number,
@@ -78,7 +75,7 @@ export async function resolveCredential(context: ErpContext, itemIndex: number |
 	}
 	const baseUrl = normalizeBaseUrl(credentials.baseUrl);
 	const reference = node.credentials?.[credentialType];
-	// The server limits per key (or OAuth2 grant): one pace per credential type, base URL and
+	// The server limits per key (or OAuth2 grant): one pacer key per credential type, base URL and
 	// key (the credential itself for OAuth2, whose tokens change), named by a hash.
 	const key =
 		typeof credentials.apiKey === 'string' && credentials.apiKey !== ''

@@ -1,13 +1,12 @@
-// The errors a request ends with, each a NodeApiError in a user's terms that keeps the API's error
-// code (apiError.ts `makeError`, API text scrubbed): an HTTP status, the rate limit's wait past Max
-// Rate-Limit Wait, the daily quota, an unreadable body, no HTTP answer (network, TLS, OAuth2).
+// The errors a request ends with, in a user's terms: NodeApiErrors keeping the API's error code
+// (apiError.ts `makeError`, API text scrubbed), one function per way a request fails.
 import type { INode, NodeApiError } from 'n8n-workflow';
 
 import { joinSentences, makeError, readApiError, redactSecrets, withPeriod } from './apiError';
 import { isIdempotentMethod, requiredScopes } from './settings';
 import type { ErpRequest, HttpMethod } from './settings';
 
-/** What the transport knows about a failed request when it builds the error (`path` with its slash). */
+/** What the transport knows of a failed request, to build its error (`path` with its slash). */
 export interface ErpErrorContext
 	extends Pick<ErpRequest, 'method' | 'path' | 'body' | 'resource' | 'itemIndex' | 'resendable'> {
 	authentication: 'apiKey' | 'oAuth2';
@@ -101,11 +100,8 @@ export function dailyQuotaError(
 	);
 }
 
-/**
- * The server asked for a wait longer than what is left of the user's cap for this request.
- * `waitedSeconds`: already waited for the rate limit; `estimated`: a bare 429, `waitSeconds` is when
- * the pacer tries the key again.
- */
+// The server asks for a wait past what is left of Max Rate-Limit Wait. `waitedSeconds`: already
+// waited for the rate limit; `estimated`: a bare 429, `waitSeconds` is when the pacer tries again.
 export function waitCapError(
 	node: INode,
 	{ status, body }: { status: number; body: unknown },
@@ -174,7 +170,6 @@ const NETWORK_REASONS: Record<string, string> = {
 	CERT_HAS_EXPIRED: 'its TLS certificate has expired',
 };
 
-/** The request failed without an HTTP answer. */
 export function networkError(
 	node: INode,
 	code: string | undefined,
@@ -200,7 +195,7 @@ export function networkError(
 	);
 }
 
-/** The server at `host` offers only TLS versions older than 1.3: nothing was sent, never retried. */
+/** The server at `host` offers only TLS older than 1.3: nothing was sent, never retried. */
 export function tlsVersionError(node: INode, host: string, itemIndex?: number): NodeApiError {
 	return makeError(
 		node,
@@ -211,7 +206,6 @@ export function tlsVersionError(node: INode, host: string, itemIndex?: number): 
 	);
 }
 
-/** The OAuth2 refresh token was refused (expired, revoked or already used). */
 export function reconnectError(node: INode, itemIndex?: number): NodeApiError {
 	return makeError(
 		node,
@@ -222,7 +216,6 @@ export function reconnectError(node: INode, itemIndex?: number): NodeApiError {
 	);
 }
 
-/** The OAuth2 credential was never connected. */
 export function notConnectedError(node: INode, itemIndex?: number): NodeApiError {
 	return makeError(
 		node,

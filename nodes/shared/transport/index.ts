@@ -1,6 +1,5 @@
-// The one door to the ERP API: every HTTP call from nodes/ goes through these functions, and
-// everything outside the transport imports it from here. CONTRIBUTING.md (*Transport*) gives the
-// signatures and what each file holds; each file's header says how it behaves.
+// The one door to the ERP API: every HTTP call in nodes/ goes through these, imported from here.
+// CONTRIBUTING.md (*Transport*) lists signatures and files; each file's header says how it behaves.
 export type { ErpContext, ErpCredentialType, ErpEvent } from './settings';
 export type { ErpRequest, ErpRequestSettings } from './settings';
 export { EVENT_SCOPES, getRequestSettings, requestOptionsDescription } from './settings';

@@ -1,16 +1,15 @@
-// The pacer: each key's rate, in one place, whatever limiter the ERP or a gateway runs (fixed or
-// sliding windows, token or leaky buckets) and whatever it reports.
-// - A key's requests go from the head of its queue (a request's turn: its moment to be sent),
-//   evenly spaced a little under the rate known (the ERP's headers, else the credential's Rate
-//   Limit, else the spec's 100 per minute), one interval after the last turn (a timer's lateness
-//   never adds up). Headers never grant a burst.
-// - A 429 halves the rate (once per round sent since the last cut, down to a sixteenth) and closes
-//   the key until its Retry-After, else its reset, else one interval at the new rate. Each accepted
-//   request adds back a fiftieth of the rate where refusals began (as TCP finds a link's capacity),
-//   so an unknown limiter, or another process on the same key, is found without a model of it.
-// - A turn due after the request's Max Rate-Limit Wait is taken then (the server decides);
-//   request.ts fails a 429 whose wait would pass it. The arithmetic takes the time as a parameter
-//   (fake time in tests); `takeTurn` runs it on `clockMs` and n8n's `sleep`.
+// The pacer: each key's rate (a key: what the server limits, credentials.ts) in one place, whatever
+// limiter (fixed or sliding window, token or leaky bucket) the ERP or a gateway runs and reports.
+// - A request's turn (its moment to be sent) comes at the head of the key's queue, evenly spaced a
+//   little under the known rate (headers, else the credential Rate Limit, else the spec's 100/min),
+//   one interval after the last turn, so that timer lateness never adds up. Headers grant no burst.
+// - A 429 multiplies the rate by CUT_FACTOR (if its request was sent since the last cut; down to
+//   MIN_RATE_SHARE of the known rate) and closes the key until Retry-After, else the reset, else
+//   one interval at the new rate. Each accepted request adds back RECOVER_STEP of the rate where
+//   refusals began (as TCP finds a link's capacity): an unknown limiter, or another process on the
+//   key, is found without a model of it.
+// - A turn due past Max Rate-Limit Wait is taken then (the server decides); request.ts fails a
+//   429 whose wait would pass it. The arithmetic takes the time as a parameter (fake in tests).
 import { createHash } from 'crypto';
 import { sleep } from 'n8n-workflow';
 
@@ -22,8 +21,6 @@ export const clockMs = (): number => performance.now();
 export const SPEC_RATE_PER_MINUTE = 100;
 /** Requests go this much under the known rate, so that network jitter never overflows it. */
 export const RATE_MARGIN = 0.97;
-// A 429 multiplies the rate by CUT_FACTOR, never below MIN_RATE_SHARE of the known rate; each
-// accepted request adds back RECOVER_STEP of the rate where refusals began.
 export const CUT_FACTOR = 0.5;
 export const MIN_RATE_SHARE = 1 / 16;
 const RECOVER_STEP = 1 / 50;
@@ -31,11 +28,10 @@ const RECOVER_STEP = 1 / 50;
 export const RESET_MARGIN_MS = 20;
 /** A waiting request looks again (and notices a cancellation) at least this often. */
 export const WAIT_SLICE_MS = 200;
-/** An idle key (nothing waiting or in flight) is forgotten after this long; at most MAX_KEYS kept. */
+/** An idle key (nothing waiting or in flight) is forgotten after this; MAX_KEYS kept at most. */
 export const IDLE_MS = 15 * 60_000;
 export const MAX_KEYS = 500;
 
-/** One key's rate state, as it starts. */
 export function newPace(nowMs: number) {
 	return {
 		/** Per minute: the rate a 429 cut to (undefined: the known rate), and where refusals began. */
@@ -67,18 +63,17 @@ export function newPace(nowMs: number) {
 
 export type Pace = ReturnType<typeof newPace>;
 
-/** The rate known, per minute: the headers' limit per window, else the credential's, else the spec's. */
+/** Rate per minute: the headers' limit per window, else the credential's, else the spec's. */
 function knownRate(pace: Pace): number {
 	if (pace.limit !== undefined && pace.windowMs > 0) return (pace.limit * 60_000) / pace.windowMs;
 	return pace.credentialRate ?? SPEC_RATE_PER_MINUTE;
 }
 
-/** The rate requests go at now, per minute: the known rate with its margin, or lower after a 429. */
+/** The current rate per minute: the known rate with its margin, or lower after a 429. */
 export function currentRate(pace: Pace): number {
 	return Math.min(knownRate(pace) * RATE_MARGIN, pace.cutRate ?? Infinity);
 }
 
-/** The spacing between two requests of the key at `nowMs`. */
 function intervalMs(pace: Pace, nowMs: number): number {
 	let interval = 60_000 / currentRate(pace);
 	// What is left of the headers' window, spread to its end (others may be using it too).
@@ -90,7 +85,7 @@ function intervalMs(pace: Pace, nowMs: number): number {
 	return interval;
 }
 
-/** When the request at `position` in the queue (0: the head, the only one sent) is expected to go. */
+/** When the request at `position` in the queue (0: the head, the only one sent) should go. */
 export function turnAtMs(pace: Pace, position: number, nowMs: number): number {
 	return Math.max(nowMs, dueMs(pace, nowMs)) + position * intervalMs(pace, nowMs);
 }
@@ -100,14 +95,14 @@ export function dueMs(pace: Pace, nowMs: number): number {
 	return Math.max(pace.closedUntilMs, pace.lastSentMs + intervalMs(pace, nowMs));
 }
 
-/** turnAtMs, by `deadlineMs` at the latest; now when the key is closed past it (no use waiting). */
+/** turnAtMs, by `deadlineMs` (end of Max Rate-Limit Wait) at the latest; now if closed past it. */
 export function turnByMs(pace: Pace, position: number, nowMs: number, deadlineMs: number): number {
 	return pace.closedUntilMs > deadlineMs
 		? nowMs
 		: Math.min(turnAtMs(pace, position, nowMs), deadlineMs);
 }
 
-/** A request is sent now, its turn due at `dueAtMs`: a late turn keeps its place (a quarter interval at most). */
+/** Sent now, due at `dueAtMs`: a late turn keeps its place (by a quarter interval at most). */
 export function sent(pace: Pace, nowMs: number, dueAtMs = nowMs): void {
 	const interval = intervalMs(pace, nowMs);
 	pace.lastSentMs = Math.max(Math.min(dueAtMs, nowMs), nowMs - interval / 4);
@@ -115,7 +110,6 @@ export function sent(pace: Pace, nowMs: number, dueAtMs = nowMs): void {
 	pace.lastUsedMs = nowMs;
 }
 
-/** What one answer said, for the pacer. */
 interface PaceAnswer {
 	status: number;
 	apiCode?: string;
@@ -194,10 +188,7 @@ export function paceKey(credentialType: string, baseUrl: string, key: string): s
 	return createHash('sha256').update(`${credentialType}\n${baseUrl}\n${key}`).digest('hex');
 }
 
-/**
- * Waits `ms` with n8n's `sleep`, in slices: `sleep` honours the signal only from n8n 2.34, so a
- * cancellation is checked between slices and rejects (with its reason) within one.
- */
+/** Waits in slices: `sleep` honours `signal` only from n8n 2.34, so a cancel rejects within one. */
 export async function wait(ms: number, signal?: AbortSignal): Promise<void> {
 	let left = ms;
 	for (;;) {
@@ -213,10 +204,7 @@ export async function wait(ms: number, signal?: AbortSignal): Promise<void> {
 /** A request's turn: hand it back with `settle` once its answer is known. */
 export type Turn = { pace: Pace; sentAtMs: number; settled: boolean };
 
-/**
- * Waits for the request's turn on its key in the order of arrival (`first`: ahead of everyone, for
- * a refused request) and takes it, by `deadlineMs` (the end of its Max Rate-Limit Wait) at the latest.
- */
+/** Waits for the request's turn in order of arrival (`first`: a refused one, ahead); takes it. */
 export async function takeTurn(
 	key: string,
 	options: { deadlineMs: number; signal?: AbortSignal; first?: boolean; ratePerMinute?: number },
@@ -247,7 +235,7 @@ export async function takeTurn(
 	}
 }
 
-/** Gives the turn back with what the answer (none: no HTTP answer) received at `atMs` said. Once only. */
+/** Gives the turn back, once, with what the answer (none: no HTTP answer) at `atMs` said. */
 export function settle(turn: Turn, answer?: Omit<PaceAnswer, 'sentAtMs'>, atMs = clockMs()): void {
 	if (turn.settled) return;
 	turn.settled = true;

@@ -11,10 +11,7 @@ export const MAX_PAGE_SIZE = 100;
 /** Credentials remembered at most (the oldest is forgotten first). */
 const MAX_REMEMBERED = 1000;
 
-/**
- * Per credential: a wanted size of `from` or more is sent as `limit` instead (undefined: none, the
- * server's default page); smaller sizes are sent as they are.
- */
+/** Per credential: sizes of `from` or more go as `limit` (undefined: none, server default). */
 const learnt = new Map<string, { from: number; limit: number | undefined }>();
 
 /** The memory's key: the node's credential (type and id, else name) and the Base URL. No secret. */
@@ -74,11 +71,8 @@ function namesField(field: unknown, name: string): boolean {
 	return f === n || f.endsWith(`.${n}`) || f.endsWith(`[${n}]`);
 }
 
-/**
- * Whether an error answer refuses the page size `sent`: HTTP 400 or 422 whose details name the
- * field `name` (the page size parameter), or whose message or a detail's names that parameter.
- * `maximum`: the largest size the text states, when it states one below `sent`.
- */
+// Whether a 400 or 422 refuses the page size `sent`: its details name the field `name` (the page
+// size parameter), or a message names it. `maximum`: the largest size stated, if below `sent`.
 export function limitRefusal(
 	facts: RefusalFacts | undefined,
 	sent: number,

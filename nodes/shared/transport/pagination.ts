@@ -23,12 +23,9 @@ interface PageRequest {
 /** A next cursor as the lists use it: a non-empty string, else undefined (the list ends). */
 const cursorOf = (next: unknown) => (typeof next === 'string' && next !== '' ? next : undefined);
 
-/**
- * Reads one page, of `wanted` items or what the credential's server is known to accept
- * (pageSize.ts), by the credential's list conventions. With `mayFallBack` (nothing of this list
- * handed on yet, so no item is lost or read twice), a page refused for its size (400/422 about the
- * page size parameter) is asked for once more with the maximum the server stated, else with none.
- */
+// Reads one page of `wanted` items, or what the server is known to accept (pageSize.ts). With
+// `mayFallBack` (nothing of this list handed on yet, so no item is lost or read twice), a page
+// refused for its size is asked for once more with the server's stated maximum, else with none.
 async function readPage(
 	context: ErpContext,
 	resolved: ResolvedCredential,
@@ -59,21 +56,17 @@ async function readPage(
 	const key = pageSizeKey(resolved.node, resolved.credentialType, resolved.baseUrl);
 	const limit = limitToSend(key, page.wanted);
 	// The transport's errors go on unchanged, but for a first refusal of the page size (once only).
-	// (The rule require-node-api-error refuses a raw rethrow from a catch: hence `then`.)
 	if (!mayFallBack || limit === undefined) return await ask(limit);
-	const first = await ask(limit).then(
-		(read) => ({ ok: true as const, read }),
-		(error: unknown) => ({ ok: false as const, error }),
-	);
-	if (first.ok) return first.read;
-	const refusal = limitRefusal(apiErrorFacts(first.error), limit, pageSizeParam);
-	if (refusal === undefined) throw first.error;
-	rememberRefusal(key, limit, refusal.maximum);
-	const smaller = limitToSend(key, page.wanted);
-	context.logger.info(
-		`ERP API refused ${pageSizeParam}=${limit} on GET ${path}; reading ${smaller === undefined ? "the server's default page size" : `pages of ${smaller}`} from now on with this credential`,
-	);
-	return await ask(smaller);
+	return await ask(limit).catch(async (error: unknown) => {
+		const refusal = limitRefusal(apiErrorFacts(error), limit, pageSizeParam);
+		if (refusal === undefined) throw error;
+		rememberRefusal(key, limit, refusal.maximum);
+		const smaller = limitToSend(key, page.wanted);
+		context.logger.info(
+			`ERP API refused ${pageSizeParam}=${limit} on GET ${path}; reading ${smaller === undefined ? "the server's default page size" : `pages of ${smaller}`} from now on with this credential`,
+		);
+		return await ask(smaller);
+	});
 }
 
 function clampPageSize(pageSize: number | undefined): number {
@@ -82,11 +75,8 @@ function clampPageSize(pageSize: number | undefined): number {
 
 type PageOptions = { pageSize?: number; max?: number; itemIndex?: number; cursor?: string };
 
-/**
- * Pages of a list endpoint, following the next cursor, from `cursor` if given, in pages of
- * `pageSize` (default and maximum 100), stopping after `max` items. Stops on a null, missing or
- * empty cursor; fails on a cursor it has already followed. The credential is read once per list.
- */
+// Pages of a list, `pageSize` each (default and maximum 100), from `cursor` if any, up to `max`
+// items, the credential read once. Ends on a null, missing or empty cursor; fails on a repeat.
 export async function* erpPaginate(
 	this: ErpContext,
 	path: string,
@@ -153,8 +143,7 @@ export async function erpListPage(
 	return { data: page.data, nextCursor: cursorOf(page.next) };
 }
 
-// Query parameters the user names freely (Get Many's), and their label: never the credential's
-// cursor or page size names, which the node sets.
+// Get Many's free query parameters and their label (never the credential's cursor/page size names).
 type FreeQuery = { label: string; values: IDataObject };
 
 function refuseNodeNames(resolved: ResolvedCredential, free: FreeQuery, itemIndex?: number): void {
@@ -172,12 +161,9 @@ function refuseNodeNames(resolved: ResolvedCredential, free: FreeQuery, itemInde
 	}
 }
 
-/**
- * Every item (returnAll) or the first `limit` (default 50) of a list endpoint, read in pages of
- * `pageSize` (default and maximum 100). The credential is read once, and before any request
- * `free` is checked against its list conventions, then `qs` is made when it is a step (Get Many
- * resolves article references there), so that a refused name fails with nothing sent.
- */
+// Every item (returnAll) or the first `limit` (default 50) of a list, in pages of `pageSize`
+// (default and max 100), the credential read once. `free` is checked against its list conventions
+// before `qs` is made (a step: Get Many resolves article references): a refused name sends nothing.
 export async function erpGetMany(
 	this: ErpContext,
 	path: string,
@@ -205,12 +191,9 @@ export async function erpGetMany(
 	return items;
 }
 
-/**
- * A list answer's items and next cursor, where the credential's list conventions put them
- * (default `data` and `pagination.next_cursor`); undefined when `body` is not a list answer (no
- * items array, or nothing where the next cursor's object should be). For callers that get an
- * answer first and learn only then that it is a list (the API Request operation).
- */
+// A list answer's items and next cursor, where the list conventions put them (default `data`,
+// `pagination.next_cursor`); undefined if `body` is not one (no items array, or nothing where the
+// cursor's object goes). For answers known to be lists only once read (API Request).
 export async function erpListAnswer(
 	this: ErpContext,
 	body: unknown,

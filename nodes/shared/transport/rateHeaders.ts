@@ -1,14 +1,13 @@
-// What an answer's headers say about the rate limit, in the dialects a server or its gateway may
-// speak, each read into the same budget (limit per window, requests left, seconds to the reset).
-// The first dialect present and readable wins; unreadable values are ignored, never a crash or a
-// wait of years. Pure functions (the time is a parameter).
+// What an answer's headers say about the rate limit, in any dialect a server or its gateway speaks,
+// read into one budget (limit per window, requests left, seconds to the reset). The first dialect
+// present and readable wins; unreadable values are ignored, never a crash or a wait of years.
 //   ietf-fields  RateLimit-Limit: 30, RateLimit-Remaining: 29, RateLimit-Reset: 10 (early drafts)
 //   draft7       RateLimit: limit=30, remaining=29, reset=10 + RateLimit-Policy: 30;w=10
 //   structured   RateLimit: "30-in-10sec";r=29;t=10 + RateLimit-Policy: "30-in-10sec";q=30;w=10
 //                (later drafts; with several policies, the one with the fewest left governs)
 //   x-ratelimit  X-RateLimit-* or X-Rate-Limit-*, Reset in delta seconds, Unix seconds or Unix
 //                milliseconds (told apart by size, against the answer's Date, else the clock)
-// Retry-After (delta seconds or an HTTP date) is read beside them.
+// Retry-After (delta seconds or HTTP date) is read beside them. Pure: the time is a parameter.
 export type Headers = Record<string, unknown>;
 
 type DialectName = 'ietf-fields' | 'draft7' | 'structured' | 'x-ratelimit';
@@ -35,7 +34,6 @@ export function header(headers: Headers | undefined, name: string): string | und
 	return first === undefined || first === null ? undefined : String(first).trim();
 }
 
-/** A non-negative decimal number, else undefined. */
 function nonNegativeNumber(value: string | undefined): number | undefined {
 	if (value === undefined || !/^\d+(\.\d+)?$/.test(value)) return undefined;
 	const n = Number(value);
@@ -47,10 +45,7 @@ function leadingNumber(value: string | undefined): number | undefined {
 	return nonNegativeNumber(value?.split(/[,;]/, 1)[0]?.trim());
 }
 
-/**
- * Seconds until a Reset: delta seconds, or a Unix time (seconds or milliseconds) measured against
- * `referenceMs`. Past times are 0; more than MAX_RESET_SECONDS away is ignored.
- */
+/** Seconds to a Reset: delta or Unix s/ms against `referenceMs`; past: 0; too far: undefined. */
 export function resetSecondsOf(raw: number | undefined, referenceMs: number): number | undefined {
 	if (raw === undefined) return undefined;
 	let seconds = raw;
@@ -93,7 +88,7 @@ const readFields = (field: (name: string) => string | undefined, referenceMs: nu
 	resetSeconds: resetSecondsOf(nonNegativeNumber(field('reset')), referenceMs),
 });
 
-/** The dialects, as data, in the order they are tried: what shows each is present, and its reader. */
+/** The dialects, in the order they are tried: what shows each is present, and its reader. */
 export const DIALECTS: ReadonlyArray<{
 	name: DialectName;
 	present: (headers: Headers) => boolean;
@@ -142,7 +137,6 @@ export const DIALECTS: ReadonlyArray<{
 		name: 'x-ratelimit',
 		present: (h) => xField(h, 'remaining') !== undefined,
 		read: (h, nowMs) => {
-			// Unix times are measured against the answer's Date, else the clock.
 			const dated = Date.parse(header(h, 'date') ?? '');
 			return readFields((name) => xField(h, name), Number.isNaN(dated) ? nowMs : dated);
 		},
@@ -164,7 +158,7 @@ export function readBudget(headers: Headers | undefined, nowMs: number): BudgetR
 	return partial ?? {};
 }
 
-/** `Retry-After` in seconds from now: delta-seconds or an HTTP date. Undefined when absent or unreadable. */
+/** `Retry-After` in seconds from now (delta-seconds or HTTP date); undefined if absent or bad. */
 export function parseRetryAfter(value: string | undefined, nowMs: number): number | undefined {
 	if (value === undefined || value === '') return undefined;
 	const seconds = nonNegativeNumber(value);
@@ -175,7 +169,7 @@ export function parseRetryAfter(value: string | undefined, nowMs: number): numbe
 	return Math.max(0, (dateMs - nowMs) / 1000);
 }
 
-/** What one answer's headers say: the budget, its dialect (if any), and `Retry-After` in seconds. */
+/** What one answer's headers say: the budget, its dialect (if any), `Retry-After` in seconds. */
 export type RateLimitInfo = BudgetReading & { retryAfterSeconds?: number };
 
 /** The one reader of rate-limit headers, for every request. */

@@ -3,8 +3,8 @@
 //   first in line, unless that would pass Max Rate-Limit Wait (counted from the first attempt); an
 //   exhausted daily quota (`daily_quota_exceeded`) fails at once.
 // - After a lost answer (5xx, reset, timeout, unreadable body), GET and DELETE are resent (or what
-//   `resendable` says); any method after a refused connection. At most MAX_RETRIES, with full-jitter
-//   exponential back-off, or a 5xx's Retry-After when it names one.
+//   `resendable` says); any method after a refused connection. At most MAX_RETRIES, with
+//   full-jitter exponential back-off, or a 5xx's Retry-After when it names one.
 import type { IExecuteFunctions, NodeApiError } from 'n8n-workflow';
 
 import { attemptOnce, httpOptions, requestPath } from './attempt';
@@ -47,16 +47,13 @@ type Decision =
 			reason: 'notRetryable' | 'exhausted' | 'waitCap' | 'dailyQuota';
 			/** The wait the server asked for (or the pacer chose: `estimated`). */
 			waitSeconds?: number;
-			/** How long the request has already waited, for waitCap. */
 			waitedSeconds?: number;
 			estimated?: boolean;
 	  };
 
-/**
- * What follows a failed attempt. A 429: another turn, or a failure on time (`closedForMs`: how long
- * the key stays closed from now; `waitedMs`: since the first attempt). Anything else: the retry
- * policy above (`retry`: retries already made).
- */
+// What follows a failed attempt. A 429: another turn, or a failure on time (`closedForMs`: how long
+// the key stays closed from now; `waitedMs`: since the first attempt). Anything else: the retry
+// policy in this file's header (`retry`: retries already made).
 export function decide(
 	outcome: AttemptOutcome,
 	request: { method: HttpMethod; resendable?: boolean },

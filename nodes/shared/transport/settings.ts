@@ -38,7 +38,7 @@ export interface ErpRequest {
 	resource?: string;
 	/** POST only. A string is sent as is, false sends none, undefined follows the settings. */
 	idempotencyKey?: string | false;
-	/** May be resent after its answer was lost (5xx, reset, timeout, unreadable body). Default: GET, DELETE. */
+	/** May be resent after a lost answer (5xx, reset, timeout, unreadable body). Default: GET, DELETE. */
 	resendable?: boolean;
 }
 
@@ -55,10 +55,8 @@ export type ErpCredentialType = 'erpApi' | 'erpOAuth2Api';
 
 export type HttpMethod = ErpRequest['method'];
 
-/**
- * Methods resent after an answer was lost: GET, and DELETE (deleting twice is harmless). Not PUT:
- * only the API Request operation sends it, to endpoints the node does not know.
- */
+// Methods resent after a lost answer: GET, and DELETE (deleting twice is harmless). Not PUT: only
+// the API Request operation sends it, to endpoints the node does not know.
 export function isIdempotentMethod(method: HttpMethod): boolean {
 	return method === 'GET' || method === 'DELETE';
 }
@@ -138,7 +136,7 @@ export function authenticationOf(context: ErpContext, itemIndex?: number): 'apiK
 /** Longest custom Idempotency-Key accepted (the common limit of APIs that take one). */
 const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 
-/** Reads `requestOptions`, checked: an invalid value fails naming the option, before any request. */
+/** Reads `requestOptions`: an invalid value fails naming the option, before any request. */
 export function getRequestSettings(context: ErpContext, itemIndex?: number): ErpRequestSettings {
 	const options = (nodeParameter(context, 'requestOptions', itemIndex, {}) ?? {}) as IDataObject;
 	const invalid = (option: string, expected: string) => {
@@ -195,10 +193,9 @@ export const EVENT_SCOPES = {
 	'paie.validee': 'paie:read',
 } as const satisfies Record<string, string>;
 
-/** An event of the ERP's webhooks. */
 export type ErpEvent = keyof typeof EVENT_SCOPES;
 
-/** Scope each endpoint needs (docs/api-contract.md). `/webhooks` depends on the events: see `requiredScopes`. */
+/** Scope each endpoint needs (docs/api-contract.md); for /webhooks, see `requiredScopes`. */
 const ENDPOINT_SCOPES: Array<{ method: HttpMethod; path: RegExp; scope: string }> = [
 	{ method: 'GET', path: /^\/articles(\/[^/]+)?$/, scope: 'articles:read' },
 	{ method: 'GET', path: /^\/stock\/mouvements$/, scope: 'articles:read' },
