@@ -101,22 +101,6 @@ const bodySpecs = fieldSpecs(properties, {
 	reference: { kind: 'text', max: 'settlementReference' },
 });
 
-export function prepare(this: IExecuteFunctions, itemIndex: number, erp: ItemErp): Prepared {
-	const facture_id = getLocatorId(this, itemIndex, invoiceLocator, 'invoice');
-	const body = checkFields(this, itemIndex, bodySpecs, {
-		montant: this.getNodeParameter('montant', itemIndex),
-		mode: this.getNodeParameter('mode', itemIndex),
-		...(this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject),
-	});
-	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const label = (name: string) => source(this, labelOf(properties, 'options', name), itemIndex);
-	const { checkExisting: check } = options;
-	const checkExisting = check === undefined || toBoolean(label('checkExisting'), check);
-	const whenPaid = toEnum(label('whenPaid'), options.whenPaid ?? 'error', WHEN_PAID);
-	const checks = { checkExisting, whenPaid };
-	return async () => await recordOnce(this, erp, { facture_id, ...body }, checks);
-}
-
 /** What differs between the settlement found and the one asked for (amount, method, a given date). */
 function settlementDifferences(found: IDataObject, wanted: IDataObject): Difference[] {
 	const differences: Difference[] = [];
@@ -134,75 +118,83 @@ function settlementDifferences(found: IDataObject, wanted: IDataObject): Differe
 	return differences;
 }
 
-/** Records the settlement `body` (with `facture_id`) unless the checks find it done already. */
-async function recordOnce(
-	ctx: IExecuteFunctions,
-	erp: ItemErp,
-	body: IDataObject,
-	checks: { checkExisting: boolean; whenPaid: (typeof WHEN_PAID)[number] },
-): Promise<IDataObject> {
-	const factureId = String(body.facture_id);
+export function prepare(this: IExecuteFunctions, itemIndex: number, erp: ItemErp): Prepared {
+	const factureId = getLocatorId(this, itemIndex, invoiceLocator, 'invoice');
+	const body: IDataObject = {
+		facture_id: factureId,
+		...checkFields(this, itemIndex, bodySpecs, {
+			montant: this.getNodeParameter('montant', itemIndex),
+			mode: this.getNodeParameter('mode', itemIndex),
+			...(this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject),
+		}),
+	};
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const label = (name: string) => source(this, labelOf(properties, 'options', name), itemIndex);
+	const { checkExisting: check } = options;
+	const checkExisting = check === undefined || toBoolean(label('checkExisting'), check);
+	const whenPaid = toEnum(label('whenPaid'), options.whenPaid ?? 'error', WHEN_PAID);
 	const reference = body.reference === undefined ? undefined : String(body.reference);
 	// Run again (n8n's Retry On Fail, retries.ts), this write looks first once the invoice has a
 	// settlement, as it has after a write that went through: safe to run again.
-	const checkFirst = checks.checkExisting && reference !== undefined;
-	if (checkFirst) erp.looksFirst();
-	return await oneAtATime(ctx, erp, `settlement\n${factureId}`, async () => {
-		const invoice = await erp.request({
-			method: 'GET',
-			path: `/factures/${encodeURIComponent(factureId)}`,
-			resource: `Invoice ${factureId}`,
-		});
-		const named = `${String(invoice.numero ?? factureId)} (${factureId})`;
-		// Nothing to look for on an invoice that never had a settlement (unknown: look).
-		const unsettled = invoice.montant_regle === 0 && invoice.statut === 'emise';
-		if (checkFirst && !unsettled) {
-			const found = await findWritten(ctx, erp, {
-				path: '/reglements',
-				qs: { facture_id: factureId, reference },
-				matches: (r) => String(r.facture_id) === factureId && r.reference === reference,
-				list: 'settlement list',
-				question: `the settlement "${reference}" was already recorded on invoice ${named}`,
-				twice: 'a second settlement of the same payment',
-				option: CHECK_OPTION,
-				nothing: 'Nothing was recorded.',
-				differences: (settlement) => settlementDifferences(settlement, body),
-				conflict: (settlement) => ({
-					found: `Settlement ${String(settlement.id)} with Reference "${reference}" is already recorded on invoice ${named}, for another payment`,
-					description: `A Reference names one payment. Check the settlements of invoice ${named} in the ERP, or give this payment its own reference. To record it anyway, turn off ${CHECK_OPTION}.`,
-					record: {
-						field: 'reference',
-						message: `Already recorded as settlement ${String(settlement.id)} on invoice ${named}`,
-						id: settlement.id,
-						facture_id: factureId,
-					},
-				}),
+	const checkFirst = checkExisting && reference !== undefined;
+	return async () => {
+		if (checkFirst) erp.looksFirst();
+		return await oneAtATime(this, erp, `settlement\n${factureId}`, async () => {
+			const invoice = await erp.request({
+				method: 'GET',
+				path: `/factures/${encodeURIComponent(factureId)}`,
+				resource: `Invoice ${factureId}`,
 			});
-			if (found) return { ...found, already_recorded: true };
-		}
-		const paidInFull = invoice.statut === 'payee' || invoice.reste_a_payer === 0;
-		if (paidInFull) {
-			if (checks.whenPaid === 'skip') {
-				return {
-					skipped: true,
-					reason: 'invoice_already_paid',
-					facture_id: factureId,
-					numero: invoice.numero,
-					statut: invoice.statut,
-					montant_regle: invoice.montant_regle,
-					reste_a_payer: invoice.reste_a_payer,
-				};
+			const named = `${String(invoice.numero ?? factureId)} (${factureId})`;
+			// Nothing to look for on an invoice that never had a settlement (unknown: look).
+			const unsettled = invoice.montant_regle === 0 && invoice.statut === 'emise';
+			if (checkFirst && !unsettled) {
+				const found = await findWritten(this, erp, {
+					path: '/reglements',
+					qs: { facture_id: factureId, reference },
+					matches: (r) => String(r.facture_id) === factureId && r.reference === reference,
+					list: 'settlement list',
+					question: `the settlement "${reference}" was already recorded on invoice ${named}`,
+					twice: 'a second settlement of the same payment',
+					option: CHECK_OPTION,
+					nothing: 'Nothing was recorded.',
+					differences: (settlement) => settlementDifferences(settlement, body),
+					conflict: (settlement) => ({
+						found: `Settlement ${String(settlement.id)} with Reference "${reference}" is already recorded on invoice ${named}, for another payment`,
+						description: `A Reference names one payment. Check the settlements of invoice ${named} in the ERP, or give this payment its own reference. To record it anyway, turn off ${CHECK_OPTION}.`,
+						record: {
+							field: 'reference',
+							message: `Already recorded as settlement ${String(settlement.id)} on invoice ${named}`,
+							id: settlement.id,
+							facture_id: factureId,
+						},
+					}),
+				});
+				if (found) return { ...found, already_recorded: true };
 			}
-			throw codedError(
-				ctx,
-				erp.itemIndex,
-				'invoice_already_paid',
-				`Invoice ${named} is already paid in full: nothing was recorded`,
-				`The invoice has nothing left to pay, so this payment would be money recorded twice. To let such items go on without an error (marked "skipped"), set ${PAID_OPTION} to Skip the Item.`,
-				[{ field: 'facture_id', message: `Invoice ${named} has nothing left to pay` }],
-			);
-		}
-		const created = await erp.request({ method: 'POST', path: '/reglements', body });
-		return checkFirst ? { ...created, already_recorded: false } : created;
-	});
+			if (invoice.statut === 'payee' || invoice.reste_a_payer === 0) {
+				if (whenPaid === 'skip') {
+					return {
+						skipped: true,
+						reason: 'invoice_already_paid',
+						facture_id: factureId,
+						numero: invoice.numero,
+						statut: invoice.statut,
+						montant_regle: invoice.montant_regle,
+						reste_a_payer: invoice.reste_a_payer,
+					};
+				}
+				throw codedError(
+					this,
+					erp.itemIndex,
+					'invoice_already_paid',
+					`Invoice ${named} is already paid in full: nothing was recorded`,
+					`The invoice has nothing left to pay, so this payment would be money recorded twice. To let such items go on without an error (marked "skipped"), set ${PAID_OPTION} to Skip the Item.`,
+					[{ field: 'facture_id', message: `Invoice ${named} has nothing left to pay` }],
+				);
+			}
+			const created = await erp.request({ method: 'POST', path: '/reglements', body });
+			return checkFirst ? { ...created, already_recorded: false } : created;
+		});
+	};
 }
