@@ -47,7 +47,7 @@ export function fieldSpecs<K extends string>(
 	) as Record<K, FieldSpec>;
 }
 
-function checkField(src: ValueSource, spec: FieldSpec, value: unknown): unknown {
+function checkField(src: ValueSource, spec: FieldSpec, value: unknown): IDataObject[string] {
 	switch (spec.kind) {
 		case 'text':
 			return toText(src, value, spec.max);
@@ -80,8 +80,7 @@ export function checkFields(
 	for (const [key, value] of Object.entries(values)) {
 		const spec = specs[key];
 		if (!spec) throw invalid(source(ctx, key, itemIndex), 'this field is not supported here');
-		const checked = checkField(source(ctx, spec.label, itemIndex), spec, value);
-		body[spec.api ?? key] = checked as IDataObject[string];
+		body[spec.api ?? key] = checkField(source(ctx, spec.label, itemIndex), spec, value);
 	}
 	return body;
 }

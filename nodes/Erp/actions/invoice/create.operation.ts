@@ -175,16 +175,15 @@ function readJsonLines(ctx: IExecuteFunctions, itemIndex: number): Line[] {
 			throw fail(source(ctx, `Lines (JSON)[${k}]`, itemIndex), 'a line must be an object');
 		}
 		const line = raw as IDataObject;
-		let locator: Locator;
 		if (!isBlank(line.article_id) && !isBlank(line.reference)) {
 			throw invalid(at('article_id'), 'give "article_id" or "reference", not both');
-		} else if (!isBlank(line.article_id)) {
-			locator = { id: toId(at('article_id'), line.article_id, 'article') };
-		} else if (!isBlank(line.reference)) {
-			locator = { reference: toText(at('reference'), line.reference, 'articleReference') };
-		} else {
+		}
+		if (isBlank(line.article_id) && isBlank(line.reference)) {
 			throw fail(at('article_id'), 'each line needs "article_id" or "reference"');
 		}
+		const locator: Locator = isBlank(line.article_id)
+			? { reference: toText(at('reference'), line.reference, 'articleReference') }
+			: { id: toId(at('article_id'), line.article_id, 'article') };
 		const quantity = either(line, 'quantite', 'quantity', at);
 		const result: Line = {
 			locator,
