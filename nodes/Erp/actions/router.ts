@@ -6,7 +6,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { erpErrorToJson } from '../../shared/transport';
 import { withDecimalAmounts } from './amounts';
-import type { ItemErp, Operation, Prepared } from './erp';
+import type { ItemErp, Prepared } from './erp';
 import { erpFor } from './erp';
 import { resources } from './node.description';
 import { retryMemory } from './retries';
@@ -14,9 +14,7 @@ import { retryMemory } from './retries';
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operation = this.getNodeParameter('operation', 0) as string;
-	const operations: Record<string, Operation> | undefined =
-		resources[resource as keyof typeof resources]?.operations;
-	const prepare = operations?.[operation];
+	const prepare = resources[resource as keyof typeof resources]?.operations?.[operation];
 	if (!prepare) {
 		throw new NodeOperationError(
 			this.getNode(),
