@@ -40,11 +40,7 @@ function addDecimalAmounts(record: IDataObject): IDataObject {
 }
 
 /** The item's request step, its records given decimal amounts when the option is on (checked before any request). */
-export function withDecimalAmounts(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	step: Prepared,
-): Prepared {
+export function withDecimalAmounts(ctx: IExecuteFunctions, itemIndex: number, step: Prepared) {
 	const on = toBoolean(
 		source(ctx, decimalAmountsProperty.displayName, itemIndex),
 		ctx.getNodeParameter(decimalAmountsProperty.name, itemIndex, false),

@@ -71,11 +71,7 @@ export interface Lookup {
  * The record written before if `lookup` finds it unchanged (every page read), else undefined.
  * Changed: `reference_conflict`; no list (404/405/501): `no_list_to_check`, no unchecked write.
  */
-export async function findWritten(
-	ctx: IExecuteFunctions,
-	erp: ItemErp,
-	lookup: Lookup,
-): Promise<IDataObject | undefined> {
+export async function findWritten(ctx: IExecuteFunctions, erp: ItemErp, lookup: Lookup) {
 	const outcome = await erp.find(lookup.path, lookup.qs, lookup.matches).then(
 		(found) => ({ found }),
 		(error: unknown) => ({ error }),
