@@ -76,10 +76,7 @@ function secondOf(nodeId: string): number {
 	return sum;
 }
 
-export async function runTrigger(
-	context: ITriggerFunctions,
-	memory: NodeMemory,
-): Promise<ITriggerResponse> {
+export async function runTrigger(context: ITriggerFunctions, memory: NodeMemory) {
 	if (context.getMode() === 'manual') return manualResponse(context, memory);
 	const { checkMinutes } = readOptions(context);
 	// One run per event: the item, with the note of a restore not yet reported.

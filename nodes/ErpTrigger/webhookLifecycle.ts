@@ -183,11 +183,7 @@ export async function checkExists(context: IHookFunctions, memory: NodeMemory): 
 }
 
 /** POST /webhooks and keep id, secret, URL and events (the only time the ERP returns the secret). */
-export async function register(
-	context: LifecycleContext,
-	url: string,
-	events: string[],
-): Promise<string> {
+export async function register(context: LifecycleContext, url: string, events: string[]) {
 	const data = context.getWorkflowStaticData('node');
 	// The credential's conventions (checked: a setting that cannot work fails naming it).
 	const { signature } = readConventions(await getGuardedCredentials(context), context.getNode());
