@@ -118,7 +118,5 @@ export async function runTrigger(context: ITriggerFunctions, memory: NodeMemory)
 		{ expression: `${secondOf(context.getNode().id)} * * * * *` },
 		() => void onTick(),
 	);
-	return {
-		closeFunction: async () => unregister(),
-	};
+	return { closeFunction: async () => unregister() };
 }

@@ -153,8 +153,7 @@ export async function receive(context: IWebhookFunctions, memory: NodeMemory) {
 	const { toleranceSeconds } = options;
 	const signed = await checkSignature(context, memory, { toleranceSeconds, nowSeconds: now });
 	if ('status' in signed) return answer(context, signed);
-	const selection = normalizeEvents(context.getNodeParameter('events', []));
-	const delivery = readDelivery(signed, selection);
+	const delivery = readDelivery(signed, normalizeEvents(context.getNodeParameter('events', [])));
 	if ('status' in delivery) return answer(context, delivery);
 	const replay = { id: delivery.deliveryId, signedAt: signed.timestamp };
 	const refusal = refuseReplay(memory, replay, now, toleranceSeconds);
