@@ -38,11 +38,7 @@ interface WatchPosition {
 const seconds = (ms: number) => Math.floor(ms / 1000);
 
 /** Records before the first younger than the grace; `readTo` unknown if one left has no time. */
-function settled(
-	watch: Watch,
-	records: IDataObject[],
-	startedMs: number,
-): { records: IDataObject[]; readTo?: number } {
+function settled(watch: Watch, records: IDataObject[], startedMs: number) {
 	const youngAfter = Date.now() - GRACE_SECONDS * 1000;
 	const young = records.findIndex((record) => createdAt(watch, record) > youngAfter);
 	if (young === -1) return { records, readTo: seconds(startedMs) };

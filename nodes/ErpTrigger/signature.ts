@@ -173,9 +173,6 @@ export function isUsableSecret(scheme: SignatureScheme, secret: unknown): boolea
 		: secret.trim() !== '';
 }
 
-export function verifySignature(
-	scheme: SignatureScheme,
-	input: VerifyWebhookInput,
-): VerifyWebhookResult {
+export function verifySignature(scheme: SignatureScheme, input: VerifyWebhookInput) {
 	return scheme.kind === 'bodyHmac' ? verifyBodyHmac(input, scheme) : verifyStandardWebhook(input);
 }

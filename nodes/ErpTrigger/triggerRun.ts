@@ -76,10 +76,7 @@ function secondOf(nodeId: string): number {
 	return sum;
 }
 
-export async function runTrigger(
-	context: ITriggerFunctions,
-	memory: NodeMemory,
-): Promise<ITriggerResponse> {
+export async function runTrigger(context: ITriggerFunctions, memory: NodeMemory) {
 	if (context.getMode() === 'manual') return manualResponse(context, memory);
 	const { checkMinutes } = readOptions(context);
 	// One run per event: the item, with the note of a restore not yet reported.
@@ -121,7 +118,5 @@ export async function runTrigger(
 		{ expression: `${secondOf(context.getNode().id)} * * * * *` },
 		() => void onTick(),
 	);
-	return {
-		closeFunction: async () => unregister(),
-	};
+	return { closeFunction: async () => unregister() };
 }

@@ -1,7 +1,7 @@
 // The ERP Trigger's `webhook()` (`receive`, below), in five steps: check the signature, read the
 // event, refuse a replay (and remember the delivery), hand it over to a run, answer. A step that
 // refuses returns a Refusal, answered without a run.
-import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
 import type { ApiConventions } from '../shared/conventions';
 import { valueAt } from '../shared/conventions';
@@ -68,10 +68,7 @@ export async function checkSignature(
 }
 
 /** Step 2: the event in a signed delivery, with the id its replays are refused by. */
-export function readDelivery(
-	signed: Signed,
-	selection: string[],
-): { item: IDataObject; deliveryId: string } | Refusal {
+export function readDelivery(signed: Signed, selection: string[]) {
 	const malformed = (message: string) => refused(400, { error: 'malformed_body', message });
 	let body: unknown;
 	try {
@@ -150,17 +147,13 @@ export function refuseReplay(
 	}
 }
 
-export async function receive(
-	context: IWebhookFunctions,
-	memory: NodeMemory,
-): Promise<IWebhookResponseData> {
+export async function receive(context: IWebhookFunctions, memory: NodeMemory) {
 	const options = readOptions(context);
 	const now = Math.floor(Date.now() / 1000);
 	const { toleranceSeconds } = options;
 	const signed = await checkSignature(context, memory, { toleranceSeconds, nowSeconds: now });
 	if ('status' in signed) return answer(context, signed);
-	const selection = normalizeEvents(context.getNodeParameter('events', []));
-	const delivery = readDelivery(signed, selection);
+	const delivery = readDelivery(signed, normalizeEvents(context.getNodeParameter('events', [])));
 	if ('status' in delivery) return answer(context, delivery);
 	const replay = { id: delivery.deliveryId, signedAt: signed.timestamp };
 	const refusal = refuseReplay(memory, replay, now, toleranceSeconds);

@@ -131,26 +131,21 @@ export async function inspectRegistration(
 			resource: `Webhook ${storedId}`,
 		}),
 	)) as IDataObject | undefined;
-	const state: RegistrationState =
-		remote === undefined
-			? 'gone'
-			: remote.url !== url
-				? 'otherUrl'
-				: remote.status !== undefined && remote.status !== 'active'
-					? 'disabled'
-					: JSON.stringify(normalizeEvents(remote.events)) !== JSON.stringify(events)
-						? 'otherEvents'
-						: typeof data[STATIC_KEYS.secret] !== 'string'
-							? 'noSecret'
-							: 'ok';
-	if (state === 'ok') {
-		data[STATIC_KEYS.url] = url;
-		data[STATIC_KEYS.events] = events;
+	const lost = async (state: LostReason) => {
+		if (remote !== undefined && remote.url === url) await deleteRemote(context, storedId);
+		for (const key of REGISTRATION_KEYS) delete data[key];
 		return state;
+	};
+	if (remote === undefined) return await lost('gone');
+	if (remote.url !== url) return await lost('otherUrl');
+	if (remote.status !== undefined && remote.status !== 'active') return await lost('disabled');
+	if (JSON.stringify(normalizeEvents(remote.events)) !== JSON.stringify(events)) {
+		return await lost('otherEvents');
 	}
-	if (remote !== undefined && remote.url === url) await deleteRemote(context, storedId);
-	for (const key of REGISTRATION_KEYS) delete data[key];
-	return state;
+	if (typeof data[STATIC_KEYS.secret] !== 'string') return await lost('noSecret');
+	data[STATIC_KEYS.url] = url;
+	data[STATIC_KEYS.events] = events;
+	return 'ok';
 }
 
 /** Deletes every registration with `url`: the list never returns secrets, so none is usable. */
@@ -188,11 +183,7 @@ export async function checkExists(context: IHookFunctions, memory: NodeMemory): 
 }
 
 /** POST /webhooks and keep id, secret, URL and events (the only time the ERP returns the secret). */
-export async function register(
-	context: LifecycleContext,
-	url: string,
-	events: string[],
-): Promise<string> {
+export async function register(context: LifecycleContext, url: string, events: string[]) {
 	const data = context.getWorkflowStaticData('node');
 	// The credential's conventions (checked: a setting that cannot work fails naming it).
 	const { signature } = readConventions(await getGuardedCredentials(context), context.getNode());
@@ -244,11 +235,8 @@ export async function create(context: IHookFunctions, memory: NodeMemory): Promi
 }
 
 export async function remove(context: IHookFunctions): Promise<boolean> {
-	try {
-		await dropRegistration(context);
-		return true;
-	} catch {
-		// The id is kept: the next activation's checkExists finds the registration and cleans it up.
-		return false;
-	}
+	// On failure the id is kept: the next activation's checkExists finds it and cleans it up.
+	return await dropRegistration(context)
+		.then(() => true)
+		.catch(() => false);
 }
