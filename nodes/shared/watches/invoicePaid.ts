@@ -35,7 +35,7 @@ async function paidInvoiceItems(
 	if (stillOpen.size > 0) {
 		const unpaidNow = new Set<string>();
 		for (const statut of UNPAID) {
-			const read = await readAfter(context, '/factures', { statut }, undefined, undefined);
+			const read = await readAfter(context, '/factures', { statut });
 			for (const invoice of read.items)
 				if (typeof invoice.id === 'string') unpaidNow.add(invoice.id);
 		}
