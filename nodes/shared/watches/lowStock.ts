@@ -29,8 +29,7 @@ export function crosses(movement: IDataObject, threshold: number): boolean {
 	const after = movement.stock_apres;
 	const change = signedChange(movement);
 	if (typeof after !== 'number' || change === undefined) return false;
-	const before = after - change;
-	return before > threshold && after <= threshold;
+	return after - change > threshold && after <= threshold;
 }
 
 /** The items for the crossings among `movements`, in order; `articles`: those read, by id. */
