@@ -12,10 +12,7 @@ export type { Watch } from './types';
 
 /** Every watch, by its name (the Watch parameter's value). */
 export const WATCHES: Readonly<Record<string, Watch>> = Object.fromEntries(
-	[stockMovement, lowStock, article, client, invoice, invoicePaid].map((watch) => [
-		watch.name,
-		watch,
-	]),
+	[stockMovement, lowStock, article, client, invoice, invoicePaid].map((w) => [w.name, w]),
 );
 
 export function watchNamed(name: unknown): Watch | undefined {
@@ -41,9 +38,7 @@ export const WATCH_PROPERTIES: INodeProperties[] = Object.values(WATCHES).flatMa
 );
 
 /** The saved state's keys the watches own besides the position. */
-export const WATCH_STATE_KEYS: string[] = [
-	...new Set(Object.values(WATCHES).flatMap((watch) => watch.stateKeys)),
-];
+export const WATCH_STATE_KEYS = [...new Set(Object.values(WATCHES).flatMap((w) => w.stateKeys))];
 
 /** When a record was created (milliseconds, from the watch's `timeField`), or NaN. */
 export function createdAt(watch: Watch, record: IDataObject): number {

@@ -70,16 +70,6 @@ async function lowStockItems(
 	return items;
 }
 
-/** The last low-stock crossing in the journal, reading backwards only as far as needed. */
-async function lastCrossing(context: ErpContext, movements: IDataObject[], threshold: Threshold) {
-	const articles = new Map<string, IDataObject | undefined>();
-	for (let i = movements.length - 1; i >= 0; i--) {
-		const [item] = await lowStockItems(context, [movements[i]], threshold, articles);
-		if (item) return item;
-	}
-	return undefined;
-}
-
 const properties: INodeProperties[] = [
 	{
 		displayName: 'Threshold',
@@ -140,5 +130,13 @@ export const lowStock: Watch<Threshold> = {
 		items: await lowStockItems(context, movements, threshold),
 		state: {},
 	}),
-	latest: lastCrossing,
+	latest: async (context, movements, threshold) => {
+		// The last crossing in the journal, reading backwards only as far as needed.
+		const articles = new Map<string, IDataObject | undefined>();
+		for (let i = movements.length - 1; i >= 0; i--) {
+			const [item] = await lowStockItems(context, [movements[i]], threshold, articles);
+			if (item) return item;
+		}
+		return undefined;
+	},
 };
