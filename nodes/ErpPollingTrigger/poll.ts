@@ -7,8 +7,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { processMemory } from '../ErpTrigger/memory';
 import { erpErrorToJson, getListConventions } from '../shared/transport';
-import { createdSince, readSince, WATCH_STATE_KEYS } from '../shared/watches';
-import type { Watch } from '../shared/watches';
+import { createdSince, readAfter, WATCH_STATE_KEYS } from '../shared/watches';
 import type { PollSettings } from './settings';
 
 const STATE_KEYS = ['watch', 'position', 'since', ...WATCH_STATE_KEYS];
@@ -16,11 +15,11 @@ const STATE_KEYS = ['watch', 'position', 'since', ...WATCH_STATE_KEYS];
 /** The saved position, refused by the ERP: said plainly, never skipped over in silence. */
 async function fromPosition(
 	context: IPollFunctions,
-	watch: Watch,
+	path: string,
 	position: string | undefined,
 	maxPages: number,
 ) {
-	return await readSince(context, watch, position, maxPages).catch(async (error: unknown) => {
+	return await readAfter(context, path, {}, position, maxPages).catch(async (error: unknown) => {
 		const facts = erpErrorToJson(error);
 		if (position === undefined || String(facts.httpCode) !== '400') throw error;
 		// About the cursor: its name is the credential's (Custom API Conventions).
@@ -28,7 +27,7 @@ async function fromPosition(
 		if (!JSON.stringify(facts.details ?? '').includes(cursorParam)) throw error;
 		throw new NodeOperationError(
 			context.getNode(),
-			`The ERP no longer accepts this trigger's saved position (${position} in ${watch.path})`,
+			`The ERP no longer accepts this trigger's saved position (${position} in ${path})`,
 			{
 				description:
 					'Nothing after it was skipped. To start again from now, add a new ERP Polling Trigger node in place of this one and publish the workflow.',
@@ -85,10 +84,7 @@ async function pollFrom(context: IPollFunctions, settings: PollSettings, state: 
 	const { watch } = settings;
 	if (state.watch !== watch.name) {
 		// A new start (first activation, or another watch); a failed read leaves the state as it was.
-		const end =
-			settings.startFrom === 'now'
-				? await readSince(context, watch, undefined, undefined)
-				: undefined;
+		const end = settings.startFrom === 'now' ? await readAfter(context, watch.path, {}) : undefined;
 		for (const key of STATE_KEYS) delete state[key];
 		state.watch = watch.name;
 		if (end !== undefined) {
@@ -104,7 +100,7 @@ async function pollFrom(context: IPollFunctions, settings: PollSettings, state: 
 	}
 	const position = typeof state.position === 'string' ? state.position : undefined;
 	const since = typeof state.since === 'string' ? state.since : undefined;
-	const read = await fromPosition(context, watch, position, settings.maxPages);
+	const read = await fromPosition(context, watch.path, position, settings.maxPages);
 	const step = await watch.items(
 		context,
 		createdSince(watch, read.items, since),
@@ -125,7 +121,7 @@ async function pollFrom(context: IPollFunctions, settings: PollSettings, state: 
 /** "Fetch Test Event": the most recent item of the whole list, nothing saved; if none, why. */
 export async function manualPoll(context: IPollFunctions, settings: PollSettings) {
 	const { watch } = settings;
-	const read = await readSince(context, watch, undefined, undefined);
+	const read = await readAfter(context, watch.path, {});
 	const latest = await watch.latest(context, read.items, settings.options);
 	if (latest !== undefined) return latest;
 	throw new NodeOperationError(context.getNode(), `No ${watch.label} item to show yet`, {

@@ -5,7 +5,7 @@
 // Catch-up off drops the state and that memory: turned on again, it starts from now.
 import type { IDataObject, ITriggerFunctions } from 'n8n-workflow';
 
-import { createdAt, readSince } from '../shared/watches';
+import { createdAt, readAfter } from '../shared/watches';
 import type { Watch } from '../shared/watches';
 import { normalizeEvents } from './events';
 import { reportFailure } from './reports';
@@ -52,7 +52,7 @@ function settled(watch: Watch, records: IDataObject[], startedMs: number) {
 /** A watch's start from now: the end of its list, and its own state there. */
 async function startFromNow(context: ITriggerFunctions, watch: Watch): Promise<WatchPosition> {
 	const startedMs = Date.now();
-	const end = await readSince(context, watch, undefined, undefined);
+	const end = await readAfter(context, watch.path, {});
 	return { position: end.position, state: watch.start(end.items), readTo: seconds(startedMs) };
 }
 
@@ -89,7 +89,7 @@ async function catchUpType(
 ): Promise<WatchPosition> {
 	if (from === undefined) return await startFromNow(context, watch);
 	const startedMs = Date.now();
-	const read = await readSince(context, watch, from.position, MAX_PAGES);
+	const read = await readAfter(context, watch.path, {}, from.position, MAX_PAGES);
 	if (read.more) {
 		context.logger.info(
 			`ERP Trigger: catch-up read ${read.requests} pages of ${watch.path}; the rest comes at the next checks`,

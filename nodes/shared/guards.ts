@@ -89,14 +89,13 @@ export function apiKeyProblem(apiKey: unknown, environment: unknown): string | u
 /** All checks (an OAuth2 credential has no key to check): the first problem, or undefined. */
 export function credentialProblem(
 	credentials: { apiKey?: unknown; environment?: unknown; baseUrl?: unknown },
-	kind: 'apiKey' | 'oAuth2' = 'apiKey',
+	kind: 'apiKey' | 'oAuth2',
 ): string | undefined {
 	const env = credentials.environment;
 	if (env !== undefined && env !== '' && env !== 'production' && env !== 'sandbox') {
 		return "The credential's Environment must be Production or Sandbox.";
 	}
 	const urlProblem = baseUrlProblem(credentials.baseUrl);
-	if (urlProblem !== undefined) return urlProblem;
-	if (kind === 'apiKey') return apiKeyProblem(credentials.apiKey, credentials.environment);
-	return undefined;
+	if (urlProblem !== undefined || kind !== 'apiKey') return urlProblem;
+	return apiKeyProblem(credentials.apiKey, env);
 }

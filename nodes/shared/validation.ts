@@ -75,10 +75,8 @@ export function toInteger(
 	value: unknown,
 	bounds: { min?: number; max?: number } = {},
 ): number {
-	let n: number | undefined;
-	if (typeof value === 'number') n = value;
-	else if (typeof value === 'string' && /^\s*-?\d+\s*$/.test(value)) n = Number(value);
-	if (n === undefined || !Number.isSafeInteger(n)) {
+	const n = typeof value === 'string' && /^\s*-?\d+\s*$/.test(value) ? Number(value) : value;
+	if (typeof n !== 'number' || !Number.isSafeInteger(n)) {
 		throw invalid(
 			source,
 			`expected a whole number, got ${show(value)}`,

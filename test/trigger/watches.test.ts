@@ -2,7 +2,7 @@
 // The watches (nodes/shared/watches) as units: one table that the ERP Polling Trigger's Watch
 // parameter and watch parameters come from, and a watch reused by another node to read "the events
 // since a position" (as the ERP Trigger would to catch up webhook events missed while n8n was
-// down): a test node runs readSince and the watch's items in an execution, through n8n-core
+// down): a test node runs readAfter and the watch's items in an execution, through n8n-core
 // against the sandbox, and its items are the sandbox's own events of the same type.
 import assert from 'node:assert/strict';
 import { describe, it } from '@jest/globals';
@@ -21,7 +21,7 @@ import {
 	authenticationDescription,
 	erpCredentialsDescription,
 } from '../../nodes/shared/descriptions';
-import { readSince, WATCH_OPTIONS, WATCHES, watchNamed } from '../../nodes/shared/watches';
+import { readAfter, WATCH_OPTIONS, WATCHES, watchNamed } from '../../nodes/shared/watches';
 import { runWorkflow } from '../harness';
 import { testNodeDescription } from '../harness/fixtures';
 import {
@@ -82,7 +82,7 @@ const catchUpNode: INodeType = {
 			value: (_name, fallback) => fallback,
 			at: (name) => ({ node: this.getNode(), label: name }),
 		});
-		const read = await readSince(this, watch, position, undefined);
+		const read = await readAfter(this, watch.path, {}, position);
 		const step = await watch.items(this, read.items, options, state);
 		assert.deepEqual(state, before, 'items() changes no saved state');
 		return [[{ json: { items: step.items, state: step.state, position: read.position } }]];

@@ -1,22 +1,18 @@
-// The watches (./types.ts), registered in WATCHES. Reading one: `readSince` (the list after the
+// The watches (./types.ts), registered in WATCHES. Reading one: `readAfter` (its `path` after the
 // saved position), then the watch's `items`; save `read.position` and the state together.
 import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import type { ErpContext } from '../transport';
 import { invoicePaid } from './invoicePaid';
-import { readAfter } from './journal';
 import { article, client, invoice, stockMovement } from './listWatch';
 import { lowStock } from './lowStock';
 import type { Watch } from './types';
 
+export { readAfter } from './journal';
 export type { Watch } from './types';
 
 /** Every watch, by its name (the Watch parameter's value). */
 export const WATCHES: Readonly<Record<string, Watch>> = Object.fromEntries(
-	[stockMovement, lowStock, article, client, invoice, invoicePaid].map((watch) => [
-		watch.name,
-		watch,
-	]),
+	[stockMovement, lowStock, article, client, invoice, invoicePaid].map((w) => [w.name, w]),
 );
 
 export function watchNamed(name: unknown): Watch | undefined {
@@ -42,17 +38,7 @@ export const WATCH_PROPERTIES: INodeProperties[] = Object.values(WATCHES).flatMa
 );
 
 /** The saved state's keys the watches own besides the position. */
-export const WATCH_STATE_KEYS: string[] = [
-	...new Set(Object.values(WATCHES).flatMap((watch) => watch.stateKeys)),
-];
-
-/** The watch's list after `position` (from its start when undefined), at most `maxPages` pages. */
-export const readSince = async (
-	context: ErpContext,
-	watch: Watch,
-	position: string | undefined,
-	maxPages: number | undefined,
-) => await readAfter(context, watch.path, {}, position, maxPages);
+export const WATCH_STATE_KEYS = [...new Set(Object.values(WATCHES).flatMap((w) => w.stateKeys))];
 
 /** When a record was created (milliseconds, from the watch's `timeField`), or NaN. */
 export function createdAt(watch: Watch, record: IDataObject): number {

@@ -35,19 +35,15 @@ async function paidInvoiceItems(
 	if (stillOpen.size > 0) {
 		const unpaidNow = new Set<string>();
 		for (const statut of UNPAID) {
-			const read = await readAfter(context, '/factures', { statut }, undefined, undefined);
+			const read = await readAfter(context, '/factures', { statut });
 			for (const invoice of read.items)
 				if (typeof invoice.id === 'string') unpaidNow.add(invoice.id);
 		}
 		for (const id of [...stillOpen].sort()) {
 			if (unpaidNow.has(id)) continue;
 			const invoice = await readOne(context, '/factures', id, 'Invoice');
-			if (invoice === undefined) {
-				stillOpen.delete(id);
-			} else if (invoice.statut === 'payee') {
-				paid.push(invoice);
-				stillOpen.delete(id);
-			}
+			if (invoice?.statut === 'payee') paid.push(invoice);
+			if (invoice === undefined || invoice.statut === 'payee') stillOpen.delete(id);
 		}
 	}
 	paid.sort((a, b) => String(a.id).localeCompare(String(b.id)));
@@ -78,8 +74,7 @@ export const invoicePaid: Watch<undefined> = {
 	start: (invoices) => ({ open: unpaidIds(invoices) }),
 	items: paidInvoiceItems,
 	latest: async (_context, invoices) => {
-		const paid = invoices.filter((invoice) => invoice.statut === 'payee');
-		const last = paid[paid.length - 1];
+		const [last] = invoices.filter((invoice) => invoice.statut === 'payee').slice(-1);
 		return last === undefined ? undefined : paidItem(last, new Date().toISOString());
 	},
 };

@@ -15,8 +15,8 @@ export async function readAfter(
 	context: ErpContext,
 	path: string,
 	qs: IDataObject,
-	position: string | undefined,
-	maxPages: number | undefined,
+	position?: string,
+	maxPages?: number,
 ) {
 	const items: IDataObject[] = [];
 	let cursor = position;

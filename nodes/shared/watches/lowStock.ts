@@ -29,8 +29,7 @@ export function crosses(movement: IDataObject, threshold: number): boolean {
 	const after = movement.stock_apres;
 	const change = signedChange(movement);
 	if (typeof after !== 'number' || change === undefined) return false;
-	const before = after - change;
-	return before > threshold && after <= threshold;
+	return after - change > threshold && after <= threshold;
 }
 
 /** The items for the crossings among `movements`, in order; `articles`: those read, by id. */
@@ -69,16 +68,6 @@ async function lowStockItems(
 		);
 	}
 	return items;
-}
-
-/** The last low-stock crossing in the journal, reading backwards only as far as needed. */
-async function lastCrossing(context: ErpContext, movements: IDataObject[], threshold: Threshold) {
-	const articles = new Map<string, IDataObject | undefined>();
-	for (let i = movements.length - 1; i >= 0; i--) {
-		const [item] = await lowStockItems(context, [movements[i]], threshold, articles);
-		if (item) return item;
-	}
-	return undefined;
 }
 
 const properties: INodeProperties[] = [
@@ -141,5 +130,13 @@ export const lowStock: Watch<Threshold> = {
 		items: await lowStockItems(context, movements, threshold),
 		state: {},
 	}),
-	latest: lastCrossing,
+	latest: async (context, movements, threshold) => {
+		// The last crossing in the journal, reading backwards only as far as needed.
+		const articles = new Map<string, IDataObject | undefined>();
+		for (let i = movements.length - 1; i >= 0; i--) {
+			const [item] = await lowStockItems(context, [movements[i]], threshold, articles);
+			if (item) return item;
+		}
+		return undefined;
+	},
 };
