@@ -19,7 +19,6 @@ import {
 	networkError,
 	waitCapError,
 } from './errors';
-import type { ErpErrorContext } from './errors';
 import { clockMs, takeTurn, wait } from './pacer';
 import { DEFAULT_MAX_WAIT_SECONDS, isIdempotentMethod } from './settings';
 import type { ErpContext, ErpRequest, ErpRequestSettings, HttpMethod } from './settings';
@@ -168,7 +167,7 @@ async function failure(
 	maxWaitSeconds: number,
 ): Promise<NodeApiError> {
 	const { node } = resolved;
-	const errorContext: ErpErrorContext = {
+	const errorContext = {
 		...request,
 		path: requestPath(request),
 		authentication: resolved.authentication,
