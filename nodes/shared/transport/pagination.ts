@@ -136,9 +136,8 @@ export async function erpListPage(
 	options: { pageSize?: number; cursor?: string; itemIndex?: number },
 ): Promise<{ data: IDataObject[]; nextCursor?: string }> {
 	const { cursor, itemIndex } = options;
-	const resolved = await resolveCredential(this, itemIndex);
 	const request = { path, qs, wanted: clampPageSize(options.pageSize), cursor, itemIndex };
-	const page = await readPage(this, resolved, request, {}, true);
+	const page = await readPage(this, await resolveCredential(this, itemIndex), request, {}, true);
 	return { data: page.data, nextCursor: cursorOf(page.next) };
 }
 
