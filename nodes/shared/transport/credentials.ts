@@ -8,15 +8,15 @@ import { secretsOf } from './apiError';
 import { notConnectedError } from './errors';
 import { paceKey } from './pacer';
 import { authenticationOf } from './settings';
-import type { ErpContext } from './settings';
+import type { ErpContext, ErpCredentialType } from './settings';
 
 /** How the credential is read: n8n's `getCredentials` unless a caller shares reads (trigger). */
 export type CredentialRead = (
-	credentialType: 'erpApi' | 'erpOAuth2Api',
+	credentialType: ErpCredentialType,
 	read: () => Promise<ICredentialDataDecryptedObject>,
 ) => Promise<ICredentialDataDecryptedObject>;
 
-const credentialTypeOf = (authentication: 'apiKey' | 'oAuth2') =>
+const credentialTypeOf = (authentication: 'apiKey' | 'oAuth2'): ErpCredentialType =>
 	authentication === 'oAuth2' ? 'erpOAuth2Api' : 'erpApi';
 
 // The guarded ERP credential (key prefix vs environment, https, /v1; on every call, also on a read

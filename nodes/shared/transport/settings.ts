@@ -51,6 +51,8 @@ export interface ErpRequestSettings {
 	timeoutSeconds?: number;
 }
 
+export type ErpCredentialType = 'erpApi' | 'erpOAuth2Api';
+
 export type HttpMethod = ErpRequest['method'];
 
 // Methods resent after a lost answer: GET, and DELETE (deleting twice is harmless). Not PUT: only
