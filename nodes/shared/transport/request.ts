@@ -139,12 +139,9 @@ export async function send(
 			refresh = 'now';
 			continue;
 		}
-		const times = {
-			retry,
-			maxWaitSeconds,
-			waitedMs: result.atMs - startedAtMs,
-			closedForMs: turn.pace.closedUntilMs - result.atMs,
-		};
+		const waitedMs = result.atMs - startedAtMs;
+		const closedForMs = turn.pace.closedUntilMs - result.atMs;
+		const times = { retry, maxWaitSeconds, waitedMs, closedForMs };
 		const decision = decide(outcome, request, times, Math.random);
 		if (decision.action === 'turn') continue;
 		if (decision.action === 'retry') {
