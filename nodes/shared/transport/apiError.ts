@@ -33,7 +33,7 @@ export function secretsOf(credentials: IDataObject | undefined): string[] {
 		.sort((a, b) => b.length - a.length);
 }
 
-export interface ErpApiErrorDetail {
+interface ErpApiErrorDetail {
 	field?: string;
 	message: string;
 }
@@ -68,8 +68,7 @@ export function readApiError(
 		return typeof value === 'number' ? String(value) : undefined;
 	};
 	if (typeof body === 'string') {
-		const stripped = body.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ');
-		return { message: text(stripped)?.slice(0, 200) };
+		return { message: text(body.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' '))?.slice(0, 200) };
 	}
 	if (!body || typeof body !== 'object' || Array.isArray(body)) return {};
 	const record = body as IDataObject;

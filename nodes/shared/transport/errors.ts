@@ -7,7 +7,7 @@ import { isIdempotentMethod, requiredScopes } from './settings';
 import type { ErpRequest, HttpMethod } from './settings';
 
 /** What the transport knows of a failed request, to build its error (`path` with its slash). */
-export interface ErpErrorContext
+interface ErpErrorContext
 	extends Pick<ErpRequest, 'method' | 'path' | 'body' | 'resource' | 'itemIndex' | 'resendable'> {
 	authentication: 'apiKey' | 'oAuth2';
 	/** The credential's secret values, scrubbed from anything the API sends back. */
@@ -69,11 +69,10 @@ export function httpStatusError(
 		message = `The ERP API answered HTTP ${status}${said}`;
 		shown = undefined;
 	}
-	const codeText = api.code ? `Error code: ${api.code}.` : undefined;
 	return makeError(
 		node,
 		message,
-		joinSentences(shown, advice, codeText, extra),
+		joinSentences(shown, advice, api.code ? `Error code: ${api.code}.` : undefined, extra),
 		{ code: api.code, httpCode: status, details: api.details, apiMessage: api.message },
 		context.itemIndex,
 	);
@@ -179,8 +178,6 @@ export function networkError(
 	cause?: string,
 ): NodeApiError {
 	const reason = (code && NETWORK_REASONS[code]) ?? 'the connection failed';
-	const sentOnce =
-		code === 'ECONNREFUSED' ? undefined : mayHaveBeenApplied(context.method, context.resendable);
 	return makeError(
 		node,
 		`Could not reach the ERP API at ${host}: ${reason}`,
@@ -188,7 +185,7 @@ export function networkError(
 			code ? `Network error code: ${code}.` : undefined,
 			!code && cause ? withPeriod(redactSecrets(cause, context.secrets).slice(0, 300)) : undefined,
 			attempts > 1 ? `Gave up after ${attempts} attempts.` : undefined,
-			sentOnce,
+			code === 'ECONNREFUSED' ? undefined : mayHaveBeenApplied(context.method, context.resendable),
 		),
 		{ code: code ? code.toLowerCase() : 'network_error' },
 		context.itemIndex,

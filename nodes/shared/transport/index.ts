@@ -1,7 +1,6 @@
 // The one door to the ERP API: every HTTP call in nodes/ goes through these, imported from here.
 // CONTRIBUTING.md (*Transport*) lists signatures and files; each file's header says how it behaves.
-export type { ErpContext, ErpCredentialType, ErpEvent } from './settings';
-export type { ErpRequest, ErpRequestSettings } from './settings';
+export type { ErpContext, ErpEvent, ErpRequest } from './settings';
 export { EVENT_SCOPES, getRequestSettings, requestOptionsDescription } from './settings';
 export { getGuardedCredentials, getListConventions } from './credentials';
 export type { CredentialRead } from './credentials';

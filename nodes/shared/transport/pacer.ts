@@ -104,8 +104,7 @@ export function turnByMs(pace: Pace, position: number, nowMs: number, deadlineMs
 
 /** Sent now, due at `dueAtMs`: a late turn keeps its place (by a quarter interval at most). */
 export function sent(pace: Pace, nowMs: number, dueAtMs = nowMs): void {
-	const interval = intervalMs(pace, nowMs);
-	pace.lastSentMs = Math.max(Math.min(dueAtMs, nowMs), nowMs - interval / 4);
+	pace.lastSentMs = Math.max(Math.min(dueAtMs, nowMs), nowMs - intervalMs(pace, nowMs) / 4);
 	pace.inFlight++;
 	pace.lastUsedMs = nowMs;
 }
@@ -194,9 +193,8 @@ export async function wait(ms: number, signal?: AbortSignal): Promise<void> {
 	for (;;) {
 		signal?.throwIfAborted();
 		if (left <= 0) return;
-		const slice = Math.min(left, WAIT_SLICE_MS);
 		const before = clockMs();
-		await sleep(slice, signal);
+		await sleep(Math.min(left, WAIT_SLICE_MS), signal);
 		left -= clockMs() - before;
 	}
 }

@@ -29,12 +29,7 @@ export function limitToSend(key: string, wanted: number): number | undefined {
 /** Remembers that `refused` was refused, and the maximum the server stated, if it stated one. */
 export function rememberRefusal(key: string, refused: number, maximum?: number): void {
 	learnt.delete(key);
-	learnt.set(
-		key,
-		maximum !== undefined
-			? { from: maximum + 1, limit: maximum }
-			: { from: refused, limit: undefined },
-	);
+	learnt.set(key, { from: maximum === undefined ? refused : maximum + 1, limit: maximum });
 	if (learnt.size > MAX_REMEMBERED) learnt.delete(learnt.keys().next().value as string);
 }
 

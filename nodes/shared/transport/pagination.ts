@@ -134,31 +134,11 @@ export async function erpListPage(
 	path: string,
 	qs: IDataObject,
 	options: { pageSize?: number; cursor?: string; itemIndex?: number },
-	settings: ErpRequestSettings = {},
 ): Promise<{ data: IDataObject[]; nextCursor?: string }> {
 	const { cursor, itemIndex } = options;
-	const resolved = await resolveCredential(this, itemIndex);
 	const request = { path, qs, wanted: clampPageSize(options.pageSize), cursor, itemIndex };
-	const page = await readPage(this, resolved, request, settings, true);
+	const page = await readPage(this, await resolveCredential(this, itemIndex), request, {}, true);
 	return { data: page.data, nextCursor: cursorOf(page.next) };
-}
-
-// Get Many's free query parameters and their label (never the credential's cursor/page size names).
-type FreeQuery = { label: string; values: IDataObject };
-
-function refuseNodeNames(resolved: ResolvedCredential, free: FreeQuery, itemIndex?: number): void {
-	const { cursorParam, pageSizeParam } = resolved.lists;
-	for (const [name, what] of [
-		[cursorParam, 'cursor'],
-		[pageSizeParam, 'page size'],
-	]) {
-		if (name in free.values) {
-			throw invalid(
-				{ node: resolved.node, label: free.label, itemIndex },
-				`"${name}" is set by the node: the credential's API conventions use it for the ${what} (use Return All / Limit and Options › Page Size instead)`,
-			);
-		}
-	}
 }
 
 // Every item (returnAll) or the first `limit` (default 50) of a list, in pages of `pageSize`
@@ -173,16 +153,28 @@ export async function erpGetMany(
 		limit?: number;
 		pageSize?: number;
 		itemIndex?: number;
-		free?: FreeQuery;
+		/** Free query parameters and their label (never the credential's cursor/page size names). */
+		free?: { label: string; values: IDataObject };
 	},
-	settings: ErpRequestSettings = {},
+	settings: ErpRequestSettings,
 ): Promise<IDataObject[]> {
 	const { itemIndex, free } = options;
 	const max = options.returnAll ? undefined : Math.max(0, Math.floor(options.limit ?? 50));
 	const items: IDataObject[] = [];
 	if (max === 0) return items;
 	const resolved = await resolveCredential(this, itemIndex);
-	if (free !== undefined) refuseNodeNames(resolved, free, itemIndex);
+	const { cursorParam, pageSizeParam } = resolved.lists;
+	for (const [name, what] of [
+		[cursorParam, 'cursor'],
+		[pageSizeParam, 'page size'],
+	]) {
+		if (free !== undefined && name in free.values) {
+			throw invalid(
+				{ node: resolved.node, label: free.label, itemIndex },
+				`"${name}" is set by the node: the credential's API conventions use it for the ${what} (use Return All / Limit and Options › Page Size instead)`,
+			);
+		}
+	}
 	const query = { ...free?.values, ...(typeof qs === 'function' ? await qs() : qs) };
 	const pageOptions = { max, pageSize: options.pageSize, itemIndex };
 	for await (const page of pages(this, resolved, path, query, pageOptions, settings)) {

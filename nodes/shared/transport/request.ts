@@ -19,7 +19,6 @@ import {
 	networkError,
 	waitCapError,
 } from './errors';
-import type { ErpErrorContext } from './errors';
 import { clockMs, takeTurn, wait } from './pacer';
 import { DEFAULT_MAX_WAIT_SECONDS, isIdempotentMethod } from './settings';
 import type { ErpContext, ErpRequest, ErpRequestSettings, HttpMethod } from './settings';
@@ -140,12 +139,9 @@ export async function send(
 			refresh = 'now';
 			continue;
 		}
-		const times = {
-			retry,
-			maxWaitSeconds,
-			waitedMs: result.atMs - startedAtMs,
-			closedForMs: turn.pace.closedUntilMs - result.atMs,
-		};
+		const waitedMs = result.atMs - startedAtMs;
+		const closedForMs = turn.pace.closedUntilMs - result.atMs;
+		const times = { retry, maxWaitSeconds, waitedMs, closedForMs };
 		const decision = decide(outcome, request, times, Math.random);
 		if (decision.action === 'turn') continue;
 		if (decision.action === 'retry') {
@@ -168,7 +164,7 @@ async function failure(
 	maxWaitSeconds: number,
 ): Promise<NodeApiError> {
 	const { node } = resolved;
-	const errorContext: ErpErrorContext = {
+	const errorContext = {
 		...request,
 		path: requestPath(request),
 		authentication: resolved.authentication,

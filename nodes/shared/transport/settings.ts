@@ -223,8 +223,6 @@ export function requiredScopes(method: HttpMethod, path: string, body?: IDataObj
 		const selected = events.includes('*') ? all : events.filter((event) => all.includes(event));
 		return [...new Set(selected.map((event) => EVENT_SCOPES[event as ErpEvent]))];
 	}
-	const match = ENDPOINT_SCOPES.find(
-		(entry) => entry.method === method && entry.path.test(cleanPath),
-	);
+	const match = ENDPOINT_SCOPES.find((e) => e.method === method && e.path.test(cleanPath));
 	return match ? [match.scope] : [];
 }
