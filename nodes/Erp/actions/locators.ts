@@ -39,6 +39,16 @@ export function getLocator(
 	return readLocator(src, ctx.getNodeParameter(property.name, itemIndex), kind);
 }
 
+/** The ID behind a client or invoice locator (they have no reference mode). */
+export function getLocatorId(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	property: INodeProperties,
+	kind: 'client' | 'invoice',
+): string {
+	return (getLocator(ctx, itemIndex, property, kind) as { id: string }).id;
+}
+
 export async function findArticleByReference(erp: ItemErp, reference: string) {
 	return await erp.find('/articles', { reference }, (article) => article.reference === reference);
 }

@@ -17,7 +17,7 @@ import { additionalFields, articleLocator, clientLocator, dateField } from '../c
 import type { ItemErp, Prepared } from '../erp';
 import { checkFields, fieldSpecs, source } from '../fields';
 import type { Locator } from '../locators';
-import { getLocator, readLocator, resolveArticleIds } from '../locators';
+import { getLocatorId, readLocator, resolveArticleIds } from '../locators';
 import { issueOnce } from './oncePerReference';
 
 /** Shown above Lines (JSON) in fixed and expression mode alike (a hint hides in expression mode). */
@@ -202,7 +202,7 @@ const extraSpecs = fieldSpecs(properties, {
 });
 
 export function prepare(this: IExecuteFunctions, itemIndex: number, erp: ItemErp): Prepared {
-	const clientId = (getLocator(this, itemIndex, clientLocator, 'client') as { id: string }).id;
+	const clientId = getLocatorId(this, itemIndex, clientLocator, 'client');
 	const mode = toEnum(
 		source(this, labelOf(properties, 'linesMode'), itemIndex),
 		this.getNodeParameter('linesMode', itemIndex),

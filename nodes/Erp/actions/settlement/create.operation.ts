@@ -8,7 +8,7 @@ import { labelOf, toBoolean, toEnum } from '../../../shared/validation';
 import { additionalFields, dateField, invoiceLocator } from '../common.descriptions';
 import type { ItemErp, Prepared } from '../erp';
 import { checkFields, fieldSpecs, source } from '../fields';
-import { getLocator } from '../locators';
+import { getLocatorId } from '../locators';
 import type { Difference } from '../writeOnce';
 import { codedError, findWritten, oneAtATime } from '../writeOnce';
 
@@ -119,7 +119,7 @@ function settlementDifferences(found: IDataObject, wanted: IDataObject): Differe
 }
 
 export function prepare(this: IExecuteFunctions, itemIndex: number, erp: ItemErp): Prepared {
-	const factureId = (getLocator(this, itemIndex, invoiceLocator, 'invoice') as { id: string }).id;
+	const factureId = getLocatorId(this, itemIndex, invoiceLocator, 'invoice');
 	const body: IDataObject = {
 		facture_id: factureId,
 		...checkFields(this, itemIndex, bodySpecs, {
